@@ -1,0 +1,358 @@
+"""Core value types shared by every stage of chronorag.
+
+All types are frozen dataclasses. Datetimes are timezone-aware; intervals are half-open
+``[start, end)`` with ``None`` for an open side.
+"""
+
+from __future__ import annotations
+
+import enum
+import hashlib
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+
+class Granularity(str, enum.Enum):
+    """Precision of a time value, coarsest first."""
+
+    CENTURY = "century"
+    DECADE = "decade"
+    YEAR = "year"
+    SEASON = "season"
+    QUARTER = "quarter"
+    MONTH = "month"
+    WEEK = "week"
+    DAY = "day"
+    HOUR = "hour"
+    MINUTE = "minute"
+    SECOND = "second"
+
+
+class Relation(str, enum.Enum):
+    """How a question's time relates to the facts it asks for."""
+
+    IN = "in"
+    AS_OF = "as_of"
+    BEFORE = "before"
+    AFTER = "after"
+    BETWEEN = "between"
+    SINCE = "since"
+    UNTIL = "until"
+    NONE = "none"
+
+
+class Order(str, enum.Enum):
+    """Ordinal selection among matching facts ("the first", "the last")."""
+
+    FIRST = "first"
+    LAST = "last"
+
+
+class Status(str, enum.Enum):
+    """Editorial status of a document; absent means unknown."""
+
+    APPROVED = "approved"
+    DRAFT = "draft"
+    RETIRED = "retired"
+
+
+class Intent(str, enum.Enum):
+    """What shape of answer a question wants."""
+
+    CONTENT = "content"
+    TIME = "time"
+    COUNT = "count"
+
+
+class AnswerStatus(str, enum.Enum):
+    ANSWERED = "answered"
+    UNCERTAIN = "uncertain"
+    NOT_FOUND = "not_found"
+
+
+def _iso(value: datetime | None) -> str | None:
+    return None if value is None else value.isoformat()
+
+
+@dataclass(frozen=True)
+class Interval:
+    """A half-open time interval ``[start, end)``; ``None`` marks an open side."""
+
+    start: datetime | None
+    end: datetime | None
+    granularity: Granularity | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("start", "end"):
+            value = getattr(self, name)
+            if value is not None and value.tzinfo is None:
+                raise ValueError(f"Interval.{name} must be timezone-aware, got {value!r}")
+        if self.start is not None and self.end is not None and not self.start < self.end:
+            raise ValueError(f"Interval start {self.start} must be before end {self.end}")
+
+    @property
+    def is_open(self) -> bool:
+        return self.start is None or self.end is None
+
+    def contains(self, moment: datetime) -> bool:
+        """True when ``moment`` lies in ``[start, end)``."""
+        if self.start is not None and moment < self.start:
+            return False
+        return not (self.end is not None and moment >= self.end)
+
+    def overlaps(self, other: Interval) -> bool:
+        """True when the two half-open intervals share at least one instant."""
+        if self.end is not None and other.start is not None and self.end <= other.start:
+            return False
+        return not (other.end is not None and self.start is not None and other.end <= self.start)
+
+    def covers(self, other: Interval) -> bool:
+        """True when ``other`` lies entirely inside this interval."""
+        if self.start is not None and (other.start is None or other.start < self.start):
+            return False
+        return not (self.end is not None and (other.end is None or other.end > self.end))
+
+    def intersection(self, other: Interval) -> Interval | None:
+        """The shared part of two intervals, or ``None`` when they do not overlap."""
+        if not self.overlaps(other):
+            return None
+        starts = [s for s in (self.start, other.start) if s is not None]
+        ends = [e for e in (self.end, other.end) if e is not None]
+        return Interval(max(starts) if starts else None, min(ends) if ends else None,
+                        self.granularity)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "start": _iso(self.start),
+            "end": _iso(self.end),
+            "granularity": None if self.granularity is None else self.granularity.value,
+        }
+
+
+@dataclass(frozen=True)
+class TimeExpression:
+    """A time expression found in text: its surface, character span and interval."""
+
+    text: str
+    start: int
+    end: int
+    interval: Interval
+    relative: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {"text": self.text, **self.interval.to_json()}
+
+
+@dataclass(frozen=True)
+class Constraint:
+    """A question's time constraint: ``relation`` + optional ``order`` + interval."""
+
+    relation: Relation = Relation.NONE
+    order: Order | None = None
+    interval: Interval | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        interval = self.interval
+        return {
+            "relation": self.relation.value,
+            "order": None if self.order is None else self.order.value,
+            "start": _iso(interval.start) if interval else None,
+            "end": _iso(interval.end) if interval else None,
+        }
+
+
+@dataclass(frozen=True)
+class Mention:
+    """A time mention inside a sentence; offsets are into the source document."""
+
+    text: str
+    start: int
+    end: int
+    interval: Interval
+    inherited: bool = False
+
+
+@dataclass(frozen=True)
+class Document:
+    """One source document with its time and source fields (see DESIGN.md)."""
+
+    id: str
+    text: str
+    title: str = ""
+    source_type: str | None = None
+    status: Status | None = None
+    valid_from: Interval | None = None
+    valid_to: Interval | None = None
+    occurred_at: Interval | None = None
+    published_at: Interval | None = None
+    modified_at: Interval | None = None
+    ingested_at: datetime | None = None
+    supersedes: tuple[str, ...] = ()
+    derived_from: tuple[str, ...] = ()
+    subject: str | None = None
+    owner: str | None = None
+    metadata: Mapping[str, Any] = field(default_factory=dict)
+    source: str = ""
+
+    def content_hash(self) -> str:
+        """Hash of everything the user supplied; ``ingested_at`` and ``source`` excluded."""
+        payload = {
+            "id": self.id, "text": self.text, "title": self.title,
+            "source_type": self.source_type,
+            "status": None if self.status is None else self.status.value,
+            "supersedes": list(self.supersedes), "derived_from": list(self.derived_from),
+            "subject": self.subject, "owner": self.owner, "metadata": dict(self.metadata),
+        }
+        for name in ("valid_from", "valid_to", "occurred_at", "published_at", "modified_at"):
+            value: Interval | None = getattr(self, name)
+            payload[name] = None if value is None else value.to_json()
+        blob = json.dumps(payload, sort_keys=True, ensure_ascii=False, default=str)
+        return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True)
+class Sentence:
+    """A sentence of a document with its offsets and time mentions."""
+
+    doc_id: str
+    index: int
+    start: int
+    end: int
+    text: str
+    mentions: tuple[Mention, ...] = ()
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """A sentence-aligned passage; ``start``/``end`` are offsets in the source document."""
+
+    id: str
+    doc_id: str
+    index: int
+    start: int
+    end: int
+    text: str
+    sentences: tuple[Sentence, ...] = ()
+
+
+@dataclass(frozen=True)
+class Entity:
+    text: str
+    id: str
+
+
+@dataclass(frozen=True)
+class Understanding:
+    """What the engine understood of a question."""
+
+    question: str
+    content: str
+    intent: Intent = Intent.CONTENT
+    constraint: Constraint = field(default_factory=Constraint)
+    time_expressions: tuple[TimeExpression, ...] = ()
+    entities: tuple[Entity, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "content": self.content,
+            "intent": self.intent.value,
+            "constraint": self.constraint.to_json(),
+            "time_expressions": [t.to_json() for t in self.time_expressions],
+            "entities": [{"text": e.text, "id": e.id} for e in self.entities],
+        }
+
+
+@dataclass(frozen=True)
+class Query:
+    """A question ready for retrieval: its understanding and its reference times."""
+
+    text: str
+    now: datetime
+    as_of: datetime
+    understanding: Understanding
+    user: str | None = None
+    k: int = 5
+
+    @property
+    def content(self) -> str:
+        return self.understanding.content
+
+    @property
+    def constraint(self) -> Constraint:
+        return self.understanding.constraint
+
+
+@dataclass(frozen=True)
+class Hit:
+    """A retrieved chunk with its scores so far; stages return new hits, never mutate."""
+
+    chunk: Chunk
+    score: float
+    scores: Mapping[str, float] = field(default_factory=dict)
+    best_sentence: int | None = None
+    flags: tuple[str, ...] = ()
+    applicable: bool = True
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """One item of an answer's evidence, with provenance and the reasons it ranked."""
+
+    doc_id: str
+    chunk_id: str
+    title: str
+    text: str
+    start: int
+    end: int
+    source_type: str | None
+    status: str | None
+    valid_from: str | None
+    valid_to: str | None
+    occurred_at: str | None
+    applicable: bool
+    flags: tuple[str, ...]
+    score: float
+    scores: Mapping[str, float]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "doc_id": self.doc_id, "chunk_id": self.chunk_id, "title": self.title,
+            "text": self.text, "start": self.start, "end": self.end,
+            "source_type": self.source_type, "status": self.status,
+            "valid_from": self.valid_from, "valid_to": self.valid_to,
+            "occurred_at": self.occurred_at, "applicable": self.applicable,
+            "flags": list(self.flags), "score": round(self.score, 6),
+            "scores": {k: round(v, 6) for k, v in self.scores.items()},
+        }
+
+
+@dataclass(frozen=True)
+class Answer:
+    """The result of ``Engine.ask``: status, short answer, evidence and provenance."""
+
+    question: str
+    now: datetime
+    as_of: datetime
+    understanding: Understanding
+    status: AnswerStatus
+    answer: str | None
+    evidence: tuple[Evidence, ...] = ()
+    upcoming: tuple[Evidence, ...] = ()
+    flags: tuple[str, ...] = ()
+    timings_ms: Mapping[str, float] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "question": self.question,
+            "now": self.now.isoformat(),
+            "as_of": self.as_of.isoformat(),
+            "understanding": self.understanding.to_json(),
+            "status": self.status.value,
+            "answer": self.answer,
+            "evidence": [e.to_json() for e in self.evidence],
+            "upcoming": [e.to_json() for e in self.upcoming],
+            "flags": list(self.flags),
+        }

@@ -1,0 +1,66 @@
+"""The Store protocol: what any backend (SQLite now, PostgreSQL later) must provide."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+import numpy as np
+
+from chronorag.model import Chunk, Document
+
+
+@dataclass(frozen=True)
+class PreparedDocument:
+    """A validated document with everything ingest computed for it, ready to store.
+
+    ``vectors`` maps an embedder name to a float32 matrix with one row per chunk, in
+    chunk order.
+    """
+
+    document: Document
+    content_hash: str
+    chunks: tuple[Chunk, ...]
+    vectors: Mapping[str, np.ndarray] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class WriteReport:
+    added: tuple[str, ...] = ()
+    replaced: tuple[str, ...] = ()
+    unchanged: tuple[str, ...] = ()
+
+
+class Store(Protocol):
+    """Persistent documents, chunks, sentences and vectors.
+
+    ``write`` is atomic: either every document of the batch is stored (new ones added,
+    changed ones replacing their old version) or nothing changes.
+    """
+
+    def content_hashes(self, ids: Sequence[str]) -> dict[str, str]:
+        """Stored content hash of each id that exists."""
+        ...
+
+    def write(self, batch: Sequence[PreparedDocument]) -> WriteReport:
+        """Store a batch in one transaction."""
+        ...
+
+    def documents(self, ids: Sequence[str] | None = None) -> list[Document]:
+        """Documents by id (all when ``ids`` is None), in id order."""
+        ...
+
+    def chunks(self, ids: Sequence[str] | None = None) -> list[Chunk]:
+        """Chunks with their sentences and mentions (all when ``ids`` is None)."""
+        ...
+
+    def vectors(self, embedder: str) -> tuple[list[str], np.ndarray]:
+        """Chunk ids and their vectors (rows aligned) for one embedder."""
+        ...
+
+    def generation(self) -> int:
+        """A number that changes whenever stored content changes (cache key)."""
+        ...
+
+    def close(self) -> None: ...
