@@ -10,6 +10,9 @@ import numpy as np
 
 from chronorag.model import Chunk, Document
 
+LINK_KINDS: tuple[str, ...] = ("supersedes", "derived_from")
+"""Kinds of document-to-document edges a store records (from the Document fields)."""
+
 
 @dataclass(frozen=True)
 class PreparedDocument:
@@ -27,6 +30,8 @@ class PreparedDocument:
 
 @dataclass(frozen=True)
 class WriteReport:
+    """Which document ids a write added, replaced and left unchanged (batch order)."""
+
     added: tuple[str, ...] = ()
     replaced: tuple[str, ...] = ()
     unchanged: tuple[str, ...] = ()
@@ -43,8 +48,17 @@ class Store(Protocol):
         """Stored content hash of each id that exists."""
         ...
 
-    def write(self, batch: Sequence[PreparedDocument]) -> WriteReport:
-        """Store a batch in one transaction."""
+    def write(self, batch: Sequence[PreparedDocument], *, force: bool = False) -> WriteReport:
+        """Store a batch in one transaction.
+
+        Same content hash: unchanged (no-op) unless ``force``; other hash: replaced;
+        new id: added. On any error nothing changes and StoreError is raised.
+        """
+        ...
+
+    def delete(self, ids: Sequence[str]) -> tuple[str, ...]:
+        """Delete documents (with chunks, sentences, vectors, outgoing links); the ids
+        that existed, sorted."""
         ...
 
     def documents(self, ids: Sequence[str] | None = None) -> list[Document]:
@@ -61,6 +75,14 @@ class Store(Protocol):
 
     def generation(self) -> int:
         """A number that changes whenever stored content changes (cache key)."""
+        ...
+
+    def links(self, kind: str | None = None) -> list[tuple[str, str, str]]:
+        """``(src, dst, kind)`` edges from supersedes/derived_from, sorted."""
+        ...
+
+    def count(self) -> dict[str, int]:
+        """Row counts: documents, chunks, sentences, vectors, links."""
         ...
 
     def close(self) -> None: ...

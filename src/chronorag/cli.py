@@ -1,0 +1,127 @@
+"""Command line: parses arguments, calls the engine, prints. No logic of its own."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Sequence
+from datetime import datetime
+
+from chronorag import render
+from chronorag.clock import system_now
+from chronorag.errors import ChronoragError, TimeParseError, ValidationError
+
+
+def _iso(value: str) -> datetime:
+    try:
+        moment = datetime.fromisoformat(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an ISO 8601 date or datetime: {value!r}") from None
+    return moment
+
+
+def _db_default() -> str:
+    return os.environ.get("CHRONORAG_DB", "chronorag.db")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="chronorag", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("ingest", help="validate and store documents (.jsonl, .md, .txt, folders)")
+    p.add_argument("paths", nargs="+")
+    p.add_argument("--db", default=None)
+    p.add_argument("--json", action="store_true")
+
+    p = sub.add_parser("ask", help="answer a question with evidence")
+    p.add_argument("question")
+    p.add_argument("--db", default=None)
+    p.add_argument("--now", type=_iso, default=None, help="when the question is asked")
+    p.add_argument("--as-of", type=_iso, default=None, help="the time the question is about")
+    p.add_argument("--user", default=None)
+    p.add_argument("-k", type=int, default=5)
+    p.add_argument("--json", action="store_true")
+
+    p = sub.add_parser("time", help="resolve a time expression to an interval")
+    p.add_argument("expression")
+    p.add_argument("--now", type=_iso, default=None)
+    p.add_argument("--json", action="store_true")
+
+    p = sub.add_parser("eval", help="benchmarks")
+    eval_sub = p.add_subparsers(dest="suite", required=True)
+    e = eval_sub.add_parser("retrieval", help="AR@k / ER@k on a TimeQA-format folder")
+    e.add_argument("dir")
+    e.add_argument("--methods", default=None, help="comma-separated method names")
+    e.add_argument("--limit", type=int, default=None, help="only the first N questions")
+    e.add_argument("--json", action="store_true")
+    e.add_argument("--plot", default=None, help="write AR@k curves to this PNG")
+
+    p = sub.add_parser("demo", help="ingest the bundled demo corpus and ask it questions")
+    p.add_argument("--db", default=None, help="keep the demo store here (default: temporary)")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return _dispatch(args)
+    except ValidationError as exc:
+        for error in exc.errors:
+            print(error, file=sys.stderr)
+        print(f"rejected: {len(exc.errors)} problem(s); nothing was stored", file=sys.stderr)
+        return exc.exit_code
+    except ChronoragError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return exc.exit_code
+
+
+def _dispatch(args: argparse.Namespace) -> int:
+    if args.command == "time":
+        return _time(args)
+    if args.command == "demo":
+        from chronorag.demo import run_demo
+
+        return run_demo(db=args.db, out=sys.stdout)
+    if args.command == "eval":
+        from chronorag.evaluate.cli import run_eval
+
+        return run_eval(args, out=sys.stdout)
+    from chronorag.engine import Engine
+
+    with Engine(args.db or _db_default()) as engine:
+        if args.command == "ingest":
+            report = engine.ingest(args.paths, now=system_now(),
+                                   progress=render.progress_callback(sys.stderr))
+            print(json.dumps(report.to_json()) if args.json else render.ingest_report(report))
+            return 0
+        answer = engine.ask(args.question, now=args.now or system_now(), as_of=args.as_of,
+                            user=args.user, k=args.k)
+        if args.json:
+            print(json.dumps(answer.to_json(), ensure_ascii=False, indent=2))
+        else:
+            render.print_answer(answer, file=sys.stdout)
+        return 0
+
+
+def _time(args: argparse.Namespace) -> int:
+    from chronorag.timex import parse_one
+
+    now = args.now or system_now()
+    if now.tzinfo is None:
+        from datetime import UTC
+
+        now = now.replace(tzinfo=UTC)
+    try:
+        expression = parse_one(args.expression, now=now)
+    except TimeParseError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    payload = expression.to_json()
+    print(json.dumps(payload, ensure_ascii=False) if args.json else render.time_line(payload))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,60 @@
+"""Declarative search configuration with named presets.
+
+Each stage is chosen by the exact name of a registered component; ``PRESETS`` holds the
+configurations that ``ask`` and ``eval`` refer to by name.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from chronorag.errors import ConfigError
+
+
+@dataclass(frozen=True)
+class SearchConfig:
+    """Which components run at each stage of ``ask`` and with what depth.
+
+    Attributes:
+        name: preset name, reported in benchmarks.
+        retrievers: candidate generators to fuse ("keyword", "dense").
+        candidates: how many candidates each retriever returns.
+        reranker: registered reranker name ("cross-encoder", "none", ...).
+        rerank_top: how many fused candidates the reranker sees.
+        temporal: temporal scorer name ("none", "mrag", "chronorag").
+        embedder: registered embedder name for dense retrieval.
+        min_semantic: below this semantic score nothing counts as relevant.
+        validity: apply source-validity rules (supersession, drafts, dates).
+    """
+
+    name: str
+    retrievers: tuple[str, ...] = ("keyword", "dense")
+    candidates: int = 100
+    reranker: str = "cross-encoder"
+    rerank_top: int = 50
+    temporal: str = "none"
+    embedder: str = "use-m3"
+    min_semantic: float = 0.05
+    validity: bool = True
+
+    def with_options(self, **changes: object) -> SearchConfig:
+        return replace(self, **changes)  # type: ignore[arg-type]
+
+
+PRESETS: dict[str, SearchConfig] = {
+    "bm25": SearchConfig("bm25", retrievers=("keyword",), reranker="none", validity=False),
+    "dense": SearchConfig("dense", retrievers=("dense",), reranker="none", validity=False),
+    "hybrid": SearchConfig("hybrid", reranker="none", validity=False),
+    "hybrid+rerank": SearchConfig("hybrid+rerank", validity=False),
+    "default": SearchConfig("default"),
+}
+
+
+def get_preset(name: str) -> SearchConfig:
+    """The preset called ``name``; the error lists the presets that exist."""
+    try:
+        return PRESETS[name]
+    except KeyError:
+        raise ConfigError(
+            f"unknown search preset {name!r}; choose one of: {', '.join(sorted(PRESETS))}"
+        ) from None

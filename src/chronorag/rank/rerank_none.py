@@ -1,0 +1,54 @@
+"""Identity reranker and the fallback "semantic" score used when no model can judge."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from chronorag.model import Hit, Query
+
+
+def fallback_semantics(hits: Sequence[Hit]) -> list[float]:
+    """A [0, 1] relevance per hit from retrieval scores alone.
+
+    The dense cosine when the hit has one (negative cosines clip to 0); otherwise the rrf
+    score divided by the best rrf among ``hits``; otherwise the hit's score clipped to
+    [0, 1].
+    """
+    top_rrf = max((h.scores["rrf"] for h in hits if "rrf" in h.scores), default=0.0)
+    values = []
+    for hit in hits:
+        if "dense" in hit.scores:
+            value = hit.scores["dense"]
+        elif "rrf" in hit.scores and top_rrf > 0:
+            value = hit.scores["rrf"] / top_rrf
+        else:
+            value = hit.score
+        values.append(min(max(float(value), 0.0), 1.0))
+    return values
+
+
+def with_scores(hit: Hit, *, flags: Sequence[str] = (), **scores: float) -> Hit:
+    """A copy of ``hit`` with ``scores`` added and ``flags`` appended (no duplicates)."""
+    merged_flags = tuple(dict.fromkeys((*hit.flags, *flags)))
+    return Hit(
+        chunk=hit.chunk,
+        score=hit.score,
+        scores={**hit.scores, **scores},
+        best_sentence=hit.best_sentence,
+        flags=merged_flags,
+        applicable=hit.applicable,
+    )
+
+
+class NoReranker:
+    """Keeps the retrieval order; sets ``scores["semantic"]`` from dense or rrf scores."""
+
+    name = "none"
+
+    def rerank(self, query: Query, hits: Sequence[Hit]) -> list[Hit]:
+        """The same hits in the same order, each with a ``semantic`` score added."""
+        del query  # the order is the retrievers'; the question is not needed
+        return [
+            with_scores(hit, semantic=value)
+            for hit, value in zip(hits, fallback_semantics(hits), strict=True)
+        ]

@@ -1,0 +1,21 @@
+"""Temporal scorers, registered by name like every other component."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from chronorag.model import Hit, Query
+from chronorag.rank.base import Reranker
+from chronorag.registry import Registry
+
+TEMPORAL: Registry[Reranker] = Registry("temporal scorer")
+
+
+class NoTemporal:
+    """Keeps the semantic order: time plays no part."""
+
+    def rerank(self, query: Query, hits: Sequence[Hit]) -> list[Hit]:
+        return list(hits)
+
+
+TEMPORAL.add("none", NoTemporal)

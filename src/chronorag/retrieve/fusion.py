@@ -1,0 +1,54 @@
+"""Reciprocal rank fusion (Cormack et al., 2009) of several rankings of chunks."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from chronorag.model import Hit
+
+
+def rrf_fuse(rankings: Sequence[Sequence[Hit]], *, k: int = 60, limit: int) -> list[Hit]:
+    """Merge rankings: each hit earns ``1 / (k + rank)`` (rank from 1) per ranking it is in.
+
+    Hits are identified by chunk id. The fused hit keeps every score of its inputs
+    (``bm25``, ``dense``, ...) and adds ``rrf``; ``Hit.score`` is the rrf value. The result
+    does not depend on the order of ``rankings``: sums use ``math.fsum`` (exact, so order
+    free) and ties are broken by chunk id.
+    """
+    if k < 0:
+        raise ValueError(f"rrf k must be >= 0, got {k}")
+    contributions: dict[str, list[float]] = {}
+    members: dict[str, list[Hit]] = {}
+    for ranking in rankings:
+        seen: set[str] = set()
+        for rank, hit in enumerate(ranking, start=1):
+            chunk_id = hit.chunk.id
+            if chunk_id in seen:  # a ranking listing a chunk twice counts it once
+                continue
+            seen.add(chunk_id)
+            contributions.setdefault(chunk_id, []).append(1.0 / (k + rank))
+            members.setdefault(chunk_id, []).append(hit)
+    fused = {chunk_id: math.fsum(parts) for chunk_id, parts in contributions.items()}
+    order = sorted(fused, key=lambda chunk_id: (-fused[chunk_id], chunk_id))[: max(limit, 0)]
+    return [_merge(members[chunk_id], fused[chunk_id]) for chunk_id in order]
+
+
+def _merge(hits: Sequence[Hit], rrf: float) -> Hit:
+    """One hit from the copies of a chunk found by several retrievers."""
+    scores: dict[str, float] = {}
+    # Sorting by score names makes the merge independent of the rankings' order when two
+    # retrievers report the same score name.
+    for hit in sorted(hits, key=lambda h: sorted(h.scores.items())):
+        for name, value in hit.scores.items():
+            scores.setdefault(name, value)
+    scores["rrf"] = rrf
+    best = [h.best_sentence for h in hits if h.best_sentence is not None]
+    return Hit(
+        chunk=hits[0].chunk,
+        score=rrf,
+        scores=scores,
+        best_sentence=min(best) if best else None,
+        flags=tuple(sorted({flag for h in hits for flag in h.flags})),
+        applicable=all(h.applicable for h in hits),
+    )

@@ -1,0 +1,117 @@
+"""The ask pipeline below the facade: retrieve -> fuse -> rerank -> temporal -> validity."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TypeVar
+
+from chronorag.config import SearchConfig
+from chronorag.model import Document, Hit, Query
+from chronorag.rank.base import Reranker
+from chronorag.rank.rerankers import RERANKERS
+from chronorag.rank.temporal_registry import TEMPORAL
+from chronorag.rank.validity import ValidityIndex, apply_validity
+from chronorag.retrieve.base import Embedder, Retriever
+from chronorag.retrieve.dense import DenseRetriever
+from chronorag.retrieve.embedders import EMBEDDERS
+from chronorag.retrieve.fusion import rrf_fuse
+from chronorag.retrieve.keyword import KeywordRetriever
+from chronorag.store.base import Store
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Ranked:
+    """Ranked hits of one query with the documents they come from."""
+
+    hits: tuple[Hit, ...]
+    upcoming: tuple[Hit, ...]
+    documents: dict[str, Document]
+    timings_ms: dict[str, float] = field(default_factory=dict)
+
+
+class Components:
+    """Lazily built, shared components of one store (models load once per process)."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._embedders: dict[str, Embedder] = {}
+        self._retrievers: dict[str, Retriever] = {}
+        self._rerankers: dict[str, Reranker] = {}
+        self._validity: tuple[int, ValidityIndex] | None = None
+        self._documents: tuple[int, dict[str, Document]] | None = None
+
+    def embedder(self, name: str) -> Embedder:
+        if name not in self._embedders:
+            self._embedders[name] = EMBEDDERS.create(name)
+        return self._embedders[name]
+
+    def retriever(self, name: str, config: SearchConfig) -> Retriever:
+        key = f"{name}:{config.embedder}" if name == "dense" else name
+        if key not in self._retrievers:
+            if name == "keyword":
+                self._retrievers[key] = KeywordRetriever(self.store)
+            elif name == "dense":
+                self._retrievers[key] = DenseRetriever(self.store, self.embedder(config.embedder))
+            else:
+                from chronorag.errors import ConfigError
+
+                raise ConfigError(f"unknown retriever {name!r}; choose one of: dense, keyword")
+        return self._retrievers[key]
+
+    def reranker(self, name: str) -> Reranker:
+        if name not in self._rerankers:
+            self._rerankers[name] = RERANKERS.create(name)
+        return self._rerankers[name]
+
+    def documents(self) -> dict[str, Document]:
+        generation = self.store.generation()
+        if self._documents is None or self._documents[0] != generation:
+            self._documents = (generation, {d.id: d for d in self.store.documents()})
+        return self._documents[1]
+
+    def validity(self) -> ValidityIndex:
+        generation = self.store.generation()
+        if self._validity is None or self._validity[0] != generation:
+            self._validity = (generation, ValidityIndex.build(self.documents().values()))
+        return self._validity[1]
+
+
+def search(query: Query, *, config: SearchConfig, components: Components) -> Ranked:
+    """Run the configured pipeline for one query."""
+    timings: dict[str, float] = {}
+    hits = _timed(timings, "retrieve", lambda: _retrieve(query, config, components))
+    reranker = components.reranker(config.reranker)
+    head, tail = hits[: config.rerank_top], hits[config.rerank_top :]
+    hits = _timed(timings, "rerank", lambda: reranker.rerank(query, head)) + tail
+    scorer = TEMPORAL.create(config.temporal)
+    hits = _timed(timings, "temporal", lambda: scorer.rerank(query, hits))
+    documents = components.documents()
+    upcoming: list[Hit] = []
+    if config.validity:
+        index = components.validity()
+        hits, upcoming = _timed(
+            timings, "validity",
+            lambda: apply_validity(hits, documents=documents, index=index, as_of=query.as_of),
+        )
+    return Ranked(tuple(hits), tuple(upcoming), documents, timings)
+
+
+def _retrieve(query: Query, config: SearchConfig, components: Components) -> list[Hit]:
+    rankings = [
+        components.retriever(name, config).retrieve(query, limit=config.candidates)
+        for name in config.retrievers
+    ]
+    if len(rankings) == 1:
+        return list(rankings[0])
+    return rrf_fuse(rankings, limit=config.candidates)
+
+
+def _timed(timings: dict[str, float], stage: str, fn: Callable[[], T]) -> T:
+    start = time.perf_counter()
+    result = fn()
+    timings[stage] = (time.perf_counter() - start) * 1000.0
+    return result

@@ -1,0 +1,170 @@
+"""Encoding of model values to and from SQL column values; shared by SQL backends.
+
+Times are stored as fixed-width ISO 8601 text in UTC with microseconds
+(``2021-01-01T00:00:00.000000+00:00``), so text order is time order and SQL filters can
+compare bound parameters made with :func:`encode_time`. An interval field is three
+columns ``<f>_start``, ``<f>_end`` (NULL = open side) and ``<f>_gran``; ``<f>_gran`` is NULL
+exactly when the field itself is absent, and ``''`` for an interval without granularity.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from chronorag.model import Chunk, Document, Granularity, Interval, Mention, Sentence, Status
+from chronorag.store.migrations import INTERVAL_FIELDS
+
+NO_GRANULARITY = ""
+
+DOC_COLUMNS: tuple[str, ...] = (
+    "id", "title", "text", "source_type", "status",
+    *(f"{f}_{part}" for f in INTERVAL_FIELDS for part in ("start", "end", "gran")),
+    "ingested_at", "supersedes", "derived_from", "subject", "owner", "metadata", "source",
+    "content_hash",
+)
+
+IntervalKey = tuple[str | None, str | None, str | None]
+
+
+def encode_time(value: datetime | None) -> str | None:
+    """A tz-aware datetime as fixed-width UTC ISO text; ``None`` stays ``None``."""
+    if value is None:
+        return None
+    if value.tzinfo is None:
+        raise ValueError(f"naive datetime {value!r}: the store only accepts tz-aware times")
+    return value.astimezone(UTC).isoformat(timespec="microseconds")
+
+
+def decode_time(text: str | None) -> datetime | None:
+    """Inverse of :func:`encode_time`; returns a UTC datetime."""
+    return None if text is None else datetime.fromisoformat(text).astimezone(UTC)
+
+
+def encode_interval(value: Interval | None) -> IntervalKey:
+    """``(start, end, gran)`` column values of an optional interval."""
+    if value is None:
+        return (None, None, None)
+    gran = NO_GRANULARITY if value.granularity is None else value.granularity.value
+    return (encode_time(value.start), encode_time(value.end), gran)
+
+
+class IntervalDecoder:
+    """Decodes interval columns, reusing equal intervals (most mentions repeat)."""
+
+    def __init__(self) -> None:
+        self._cache: dict[IntervalKey, Interval | None] = {}
+
+    def __call__(self, start: str | None, end: str | None, gran: str | None) -> Interval | None:
+        key = (start, end, gran)
+        try:
+            return self._cache[key]
+        except KeyError:
+            pass
+        value = None if gran is None else Interval(
+            decode_time(start), decode_time(end),
+            None if gran == NO_GRANULARITY else Granularity(gran),
+        )
+        self._cache[key] = value
+        return value
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+def document_row(doc: Document, content_hash: str) -> tuple[Any, ...]:
+    """Column values of ``doc`` in :data:`DOC_COLUMNS` order.
+
+    Raises ``TypeError``/``ValueError`` when metadata is not JSON or a time is naive.
+    """
+    intervals: list[str | None] = []
+    for name in INTERVAL_FIELDS:
+        intervals.extend(encode_interval(getattr(doc, name)))
+    return (
+        doc.id, doc.title, doc.text, doc.source_type,
+        None if doc.status is None else doc.status.value,
+        *intervals,
+        encode_time(doc.ingested_at), _dumps(list(doc.supersedes)),
+        _dumps(list(doc.derived_from)), doc.subject, doc.owner, _dumps(dict(doc.metadata)),
+        doc.source, content_hash,
+    )
+
+
+def document_from_row(row: Sequence[Any], intervals: IntervalDecoder) -> Document:
+    """Inverse of :func:`document_row` (the content hash column is ignored)."""
+    values = dict(zip(DOC_COLUMNS, row, strict=True))
+    fields = {
+        name: intervals(values[f"{name}_start"], values[f"{name}_end"], values[f"{name}_gran"])
+        for name in INTERVAL_FIELDS
+    }
+    status = values["status"]
+    return Document(
+        id=values["id"], text=values["text"], title=values["title"],
+        source_type=values["source_type"], status=None if status is None else Status(status),
+        ingested_at=decode_time(values["ingested_at"]),
+        supersedes=tuple(json.loads(values["supersedes"])),
+        derived_from=tuple(json.loads(values["derived_from"])),
+        subject=values["subject"], owner=values["owner"],
+        metadata=json.loads(values["metadata"]), source=values["source"],
+        **fields,
+    )
+
+
+def encode_mentions(mentions: Iterable[Mention]) -> str | None:
+    """Mentions as a JSON list of ``{text,start,end,istart,iend,gran,inherited}``."""
+    items = []
+    for m in mentions:
+        istart, iend, gran = encode_interval(m.interval)
+        items.append({
+            "text": m.text, "start": m.start, "end": m.end, "istart": istart, "iend": iend,
+            "gran": gran or None, "inherited": m.inherited,
+        })
+    return _dumps(items) if items else None
+
+
+def decode_mentions(text: str | None, intervals: IntervalDecoder) -> tuple[Mention, ...]:
+    """Inverse of :func:`encode_mentions`."""
+    if text is None:
+        return ()
+    out = []
+    for item in json.loads(text):
+        interval = intervals(item["istart"], item["iend"], item["gran"] or NO_GRANULARITY)
+        assert interval is not None
+        out.append(Mention(item["text"], item["start"], item["end"], interval,
+                           item["inherited"]))
+    return tuple(out)
+
+
+def chunk_rows(
+    chunks: Iterable[Chunk],
+) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
+    """``(chunk rows, sentence rows)`` for insertion."""
+    chunk_out: list[tuple[Any, ...]] = []
+    sent_out: list[tuple[Any, ...]] = []
+    for c in chunks:
+        chunk_out.append((c.id, c.doc_id, c.index, c.start, c.end, c.text))
+        sent_out.extend(
+            (c.id, s.index, s.doc_id, s.start, s.end, s.text, encode_mentions(s.mentions))
+            for s in c.sentences
+        )
+    return chunk_out, sent_out
+
+
+def build_chunks(
+    chunk_rows: Iterable[Sequence[Any]], sentence_rows: Iterable[Sequence[Any]]
+) -> list[Chunk]:
+    """Chunks from rows ``(id, doc_id, idx, start, end, text)`` and sentence rows
+    ``(chunk_id, idx, doc_id, start, end, text, mentions)`` ordered by chunk, idx."""
+    intervals = IntervalDecoder()
+    by_chunk: dict[str, list[Sentence]] = {}
+    for chunk_id, idx, doc_id, start, end, text, mentions in sentence_rows:
+        by_chunk.setdefault(chunk_id, []).append(
+            Sentence(doc_id, idx, start, end, text, decode_mentions(mentions, intervals))
+        )
+    return [
+        Chunk(cid, doc_id, idx, start, end, text, tuple(by_chunk.get(cid, ())))
+        for cid, doc_id, idx, start, end, text in chunk_rows
+    ]

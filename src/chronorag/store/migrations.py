@@ -1,0 +1,167 @@
+"""Named, recorded schema migrations for the SQLite store (in the style of ``llm``).
+
+Each migration is a function registered, in order, with ``@migration``. Its name is
+recorded in ``_migrations`` once applied; opening a database applies the pending ones,
+each in its own transaction. Never edit a released migration: add a new one.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+from collections.abc import Callable
+from datetime import UTC, datetime
+
+from chronorag.errors import StoreError
+
+log = logging.getLogger(__name__)
+
+Migration = Callable[[sqlite3.Connection], None]
+
+MIGRATIONS: list[Migration] = []
+
+INTERVAL_FIELDS = ("valid_from", "valid_to", "occurred_at", "published_at", "modified_at")
+
+
+def migration(fn: Migration) -> Migration:
+    """Register ``fn`` as the next migration; its ``__name__`` is its recorded name."""
+    if any(m.__name__ == fn.__name__ for m in MIGRATIONS):
+        raise ValueError(f"migration {fn.__name__} is registered twice")
+    MIGRATIONS.append(fn)
+    return fn
+
+
+def _run(db: sqlite3.Connection, statements: list[str]) -> None:
+    # executescript() would COMMIT first; run statements one by one inside our transaction.
+    for statement in statements:
+        db.execute(statement)
+
+
+def _interval_columns() -> str:
+    return ",\n".join(
+        f"    {f}_start TEXT, {f}_end TEXT, {f}_gran TEXT" for f in INTERVAL_FIELDS
+    )
+
+
+@migration
+def m001_initial(db: sqlite3.Connection) -> None:
+    """Documents, links, chunks, sentences, vectors and the generation counter."""
+    _run(db, [
+        f"""CREATE TABLE documents (
+    id TEXT PRIMARY KEY,
+    title TEXT NOT NULL,
+    text TEXT NOT NULL,
+    source_type TEXT,
+    status TEXT CHECK (status IN ('approved', 'draft', 'retired')),
+{_interval_columns()},
+    ingested_at TEXT,
+    supersedes TEXT NOT NULL,
+    derived_from TEXT NOT NULL,
+    subject TEXT,
+    owner TEXT,
+    metadata TEXT NOT NULL,
+    source TEXT NOT NULL,
+    content_hash TEXT NOT NULL
+)""",
+        """CREATE TABLE links (
+    src_id TEXT NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+    dst_id TEXT NOT NULL,
+    kind TEXT NOT NULL CHECK (kind IN ('supersedes', 'derived_from')),
+    PRIMARY KEY (src_id, dst_id, kind)
+)""",
+        "CREATE INDEX links_dst ON links(dst_id, kind)",
+        "CREATE INDEX links_kind_src ON links(kind, src_id)",
+        """CREATE TABLE chunks (
+    id TEXT PRIMARY KEY,
+    doc_id TEXT NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+    idx INTEGER NOT NULL CHECK (idx >= 0),
+    start INTEGER NOT NULL CHECK (start >= 0),
+    "end" INTEGER NOT NULL CHECK ("end" >= start),
+    text TEXT NOT NULL,
+    UNIQUE (doc_id, idx)
+)""",
+        """CREATE TABLE sentences (
+    chunk_id TEXT NOT NULL REFERENCES chunks(id) ON DELETE CASCADE,
+    idx INTEGER NOT NULL CHECK (idx >= 0),
+    doc_id TEXT NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+    start INTEGER NOT NULL CHECK (start >= 0),
+    "end" INTEGER NOT NULL CHECK ("end" >= start),
+    text TEXT NOT NULL,
+    mentions TEXT,
+    PRIMARY KEY (chunk_id, idx)
+)""",
+        "CREATE INDEX sentences_doc ON sentences(doc_id, idx)",
+        """CREATE TABLE vectors (
+    chunk_id TEXT NOT NULL REFERENCES chunks(id) ON DELETE CASCADE,
+    embedder TEXT NOT NULL,
+    dim INTEGER NOT NULL CHECK (dim > 0),
+    blob BLOB NOT NULL CHECK (length(blob) = 4 * dim),
+    PRIMARY KEY (chunk_id, embedder)
+)""",
+        "CREATE INDEX vectors_embedder ON vectors(embedder)",
+        "CREATE TABLE meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL)",
+        "INSERT INTO meta (key, value) VALUES ('generation', 0)",
+    ])
+
+
+@migration
+def m002_filter_indexes(db: sqlite3.Connection) -> None:
+    """Indexes for the time, status and subject filters later stages run in SQL."""
+    statements = [
+        f"CREATE INDEX documents_{f}_{side} ON documents({f}_{side})"
+        for f in ("valid_from", "valid_to", "occurred_at")
+        for side in ("start", "end")
+    ]
+    statements += [
+        "CREATE INDEX documents_status ON documents(status)",
+        "CREATE INDEX documents_subject ON documents(subject)",
+        "CREATE INDEX documents_source_type ON documents(source_type)",
+    ]
+    _run(db, statements)
+
+
+def applied(db: sqlite3.Connection) -> list[str]:
+    """Names of the migrations recorded in ``db``, in the order they were applied."""
+    rows = db.execute("SELECT name FROM _migrations ORDER BY rowid").fetchall()
+    return [r[0] for r in rows]
+
+
+def migrate(db: sqlite3.Connection, *, upto: str | None = None) -> list[str]:
+    """Apply pending migrations (through ``upto`` when given); return the names applied.
+
+    ``db`` must be in autocommit mode (``isolation_level=None``): each migration runs in
+    its own ``BEGIN IMMEDIATE`` transaction together with its record.
+    """
+    if upto is not None and upto not in {m.__name__ for m in MIGRATIONS}:
+        raise StoreError(f"unknown migration {upto!r}; choose one of the registered names")
+    db.execute("CREATE TABLE IF NOT EXISTS _migrations (name TEXT PRIMARY KEY, applied_at TEXT)")
+    done: list[str] = []
+    for fn in MIGRATIONS:
+        name = fn.__name__
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            # Checked inside the write lock: another process may have just applied it.
+            seen = db.execute("SELECT 1 FROM _migrations WHERE name = ?", (name,)).fetchone()
+            if seen is None:
+                fn(db)
+                db.execute(
+                    "INSERT INTO _migrations (name, applied_at) VALUES (?, ?)",
+                    (name, datetime.now(UTC).isoformat()),
+                )
+                done.append(name)
+            db.execute("COMMIT")
+        except Exception as exc:
+            db.execute("ROLLBACK")
+            raise StoreError(
+                f"schema migration {name} failed ({exc}); the database was left as it was "
+                f"before {name}. Restore a backup or report the error with this message."
+            ) from exc
+        if seen is None:
+            log.info("applied store migration %s", name)
+        if name == upto:
+            break
+    unknown = set(applied(db)) - {m.__name__ for m in MIGRATIONS}
+    if unknown:
+        log.warning("database has migrations this chronorag does not know: %s; "
+                    "it was written by a newer version", sorted(unknown))
+    return done

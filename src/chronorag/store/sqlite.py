@@ -1,0 +1,330 @@
+"""The embedded default store: one SQLite file in WAL mode."""
+
+from __future__ import annotations
+
+import json
+import logging
+import sqlite3
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from types import TracebackType
+from typing import Any, cast
+
+import numpy as np
+
+from chronorag.errors import StoreError
+from chronorag.model import Chunk, Document
+from chronorag.store import codec
+from chronorag.store.base import LINK_KINDS, PreparedDocument, WriteReport
+from chronorag.store.migrations import applied, migrate
+
+log = logging.getLogger(__name__)
+
+_TABLES = ("documents", "chunks", "sentences", "vectors", "links")
+_CHUNK_COLS = 'id, doc_id, idx, start, "end", text'
+_SENT_COLS = 'chunk_id, idx, doc_id, start, "end", text, mentions'
+# One bound parameter for any number of ids (no SQLITE_MAX_VARIABLE_NUMBER limit).
+_IDS = "(SELECT value FROM json_each(?))"
+
+
+def _ids_param(ids: Sequence[str]) -> str:
+    return json.dumps(list(ids))
+
+
+def _validate(batch: Sequence[PreparedDocument]) -> None:
+    """Reject a malformed batch before touching the database."""
+    seen: set[str] = set()
+    for prepared in batch:
+        doc = prepared.document
+        if doc.id in seen:
+            raise StoreError(f"document {doc.id!r} appears twice in one batch; "
+                             "deduplicate the batch and retry")
+        seen.add(doc.id)
+        if not prepared.content_hash:
+            raise StoreError(f"document {doc.id!r} has an empty content_hash; "
+                             "set it from Document.content_hash()")
+        for chunk in prepared.chunks:
+            bad = chunk.doc_id != doc.id or any(s.doc_id != doc.id for s in chunk.sentences)
+            if bad:
+                raise StoreError(f"chunk {chunk.id!r} or one of its sentences does not "
+                                 f"belong to document {doc.id!r}; fix the chunker output")
+        for name, matrix in prepared.vectors.items():
+            _validate_matrix(doc.id, name, matrix, len(prepared.chunks))
+
+
+def _validate_matrix(doc_id: str, name: str, matrix: Any, rows: int) -> None:
+    arr = np.asarray(matrix)
+    if arr.ndim != 2 or arr.shape[0] != rows or arr.shape[1] == 0:
+        raise StoreError(f"document {doc_id!r}: vectors for embedder {name!r} have shape "
+                         f"{arr.shape}, expected ({rows}, dim): one row per chunk, in order")
+    if not np.issubdtype(arr.dtype, np.number) or not np.isfinite(arr).all():
+        raise StoreError(f"document {doc_id!r}: vectors for embedder {name!r} must be finite "
+                         "numbers; check the embedder output")
+
+
+class SQLiteStore:
+    """The :class:`~chronorag.store.base.Store` backed by one SQLite file.
+
+    Opening creates the file if needed and applies pending schema migrations. ``":memory:"``
+    gives a private in-memory database (for tests). Safe to share between threads: every
+    call holds one lock. Use as a context manager or call :meth:`close`.
+    """
+
+    def __init__(self, path: str | Path, *, timeout: float = 10.0) -> None:
+        self.path = str(path)
+        self._lock = threading.RLock()
+        try:
+            conn = sqlite3.connect(self.path, timeout=timeout, isolation_level=None,
+                                   check_same_thread=False)
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot open store {self.path!r} ({exc}); check that the "
+                             "directory exists and is writable") from exc
+        self._db: sqlite3.Connection | None = conn
+        try:
+            conn.execute("PRAGMA foreign_keys = ON")
+            conn.execute("PRAGMA journal_mode = WAL")
+            conn.execute("PRAGMA synchronous = NORMAL")
+            migrate(conn)
+        except sqlite3.Error as exc:
+            conn.close()
+            raise StoreError(f"cannot open store {self.path!r} ({exc}); is it a chronorag "
+                             "database? Use another --db path or remove the file") from exc
+        except StoreError:
+            conn.close()
+            raise
+
+    # -- plumbing -------------------------------------------------------------------------
+
+    @property
+    def _conn(self) -> sqlite3.Connection:
+        if self._db is None:
+            raise StoreError("the store is closed; open a new SQLiteStore")
+        return self._db
+
+    def _query(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        with self._lock:
+            try:
+                return self._conn.execute(sql, params).fetchall()
+            except sqlite3.Error as exc:
+                raise StoreError(f"reading the store {self.path!r} failed ({exc}); "
+                                 "check the file is a chronorag database") from exc
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            conn = self._conn
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield conn
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            conn.execute("COMMIT")
+
+    @contextmanager
+    def _errors(self, what: str) -> Iterator[None]:
+        """Turn database errors raised while writing into StoreError (after rollback)."""
+        try:
+            yield
+        except StoreError:
+            raise
+        except sqlite3.IntegrityError as exc:
+            raise StoreError(f"{what} rejected, store unchanged ({exc}); chunk ids must be "
+                             "unique across documents and offsets valid: fix and retry") from exc
+        except sqlite3.OperationalError as exc:
+            raise StoreError(f"{what} failed, store unchanged ({exc}); the database may be "
+                             "busy or read-only: retry, or check file permissions") from exc
+        except (sqlite3.Error, TypeError, ValueError) as exc:
+            raise StoreError(f"{what} rejected, store unchanged ({exc}); metadata must be "
+                             "JSON and times tz-aware: fix the document and retry") from exc
+
+    def _bump(self, conn: sqlite3.Connection) -> None:
+        conn.execute("UPDATE meta SET value = value + 1 WHERE key = 'generation'")
+
+    # -- writing --------------------------------------------------------------------------
+
+    def write(self, batch: Sequence[PreparedDocument], *, force: bool = False) -> WriteReport:
+        """Store a batch in one transaction; all of it or (on error) none of it.
+
+        A document whose stored content hash equals ``content_hash`` is left untouched
+        (``ingested_at`` included) unless ``force`` is set, e.g. after a chunker or
+        embedder change; one with another hash is replaced with its chunks and vectors.
+        """
+        batch = list(batch)
+        _validate(batch)
+        with self._errors("batch"), self._transaction() as conn:
+            report = self._write(conn, batch, force=force)
+        log.debug("store write: %d added, %d replaced, %d unchanged",
+                  len(report.added), len(report.replaced), len(report.unchanged))
+        return report
+
+    def _write(self, conn: sqlite3.Connection, batch: list[PreparedDocument], *,
+               force: bool) -> WriteReport:
+        rows = conn.execute(f"SELECT id, content_hash FROM documents WHERE id IN {_IDS}",
+                            (_ids_param([p.document.id for p in batch]),)).fetchall()
+        stored = dict(rows)
+        added, replaced, unchanged, todo = [], [], [], []
+        for prepared in batch:
+            doc_id = prepared.document.id
+            if doc_id not in stored:
+                added.append(doc_id)
+            elif stored[doc_id] == prepared.content_hash and not force:
+                unchanged.append(doc_id)
+                continue
+            else:
+                replaced.append(doc_id)
+            todo.append(prepared)
+        if replaced:
+            conn.execute(f"DELETE FROM documents WHERE id IN {_IDS}", (_ids_param(replaced),))
+        if todo:
+            self._insert(conn, todo)
+            self._bump(conn)
+        return WriteReport(tuple(added), tuple(replaced), tuple(unchanged))
+
+    def _insert(self, conn: sqlite3.Connection, todo: list[PreparedDocument]) -> None:
+        docs: list[tuple[Any, ...]] = []
+        links: list[tuple[str, str, str]] = []
+        chunks: list[tuple[Any, ...]] = []
+        sentences: list[tuple[Any, ...]] = []
+        vectors: dict[str, list[tuple[str, str, int, bytes]]] = {}
+        for p in todo:
+            doc = p.document
+            docs.append(codec.document_row(doc, p.content_hash))
+            links.extend((doc.id, dst, "supersedes") for dst in doc.supersedes)
+            links.extend((doc.id, dst, "derived_from") for dst in doc.derived_from)
+            c_rows, s_rows = codec.chunk_rows(p.chunks)
+            chunks.extend(c_rows)
+            sentences.extend(s_rows)
+            for name, matrix in p.vectors.items():
+                arr = np.ascontiguousarray(matrix, dtype="<f4")
+                vectors.setdefault(name, []).extend(
+                    (c.id, name, arr.shape[1], arr[i].tobytes()) for i, c in enumerate(p.chunks)
+                )
+        marks = ", ".join("?" * len(codec.DOC_COLUMNS))
+        conn.executemany(
+            f"INSERT INTO documents ({', '.join(codec.DOC_COLUMNS)}) VALUES ({marks})", docs)
+        conn.executemany("INSERT OR IGNORE INTO links VALUES (?, ?, ?)", links)
+        conn.executemany(f"INSERT INTO chunks ({_CHUNK_COLS}) VALUES (?, ?, ?, ?, ?, ?)",
+                         chunks)
+        conn.executemany(f"INSERT INTO sentences ({_SENT_COLS}) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                         sentences)
+        for name, rows in vectors.items():
+            self._check_dim(conn, name, {r[2] for r in rows})
+            conn.executemany("INSERT INTO vectors VALUES (?, ?, ?, ?)", rows)
+
+    def _check_dim(self, conn: sqlite3.Connection, embedder: str, dims: set[int]) -> None:
+        row = conn.execute("SELECT dim FROM vectors WHERE embedder = ? LIMIT 1",
+                           (embedder,)).fetchone()
+        if row is not None:
+            dims = dims | {row[0]}
+        if len(dims) > 1:
+            raise StoreError(f"embedder {embedder!r} would mix vector sizes {sorted(dims)}; "
+                             "store each model under its own embedder name")
+
+    def delete(self, ids: Sequence[str]) -> tuple[str, ...]:
+        """Delete documents with their chunks, sentences, vectors and outgoing links.
+
+        Returns the ids that existed, sorted. Links *to* a deleted id are kept.
+        """
+        with self._errors("delete"), self._transaction() as conn:
+            param = (_ids_param(ids),)
+            rows = conn.execute(f"SELECT id FROM documents WHERE id IN {_IDS}", param).fetchall()
+            if rows:
+                conn.execute(f"DELETE FROM documents WHERE id IN {_IDS}", param)
+                self._bump(conn)
+        return tuple(sorted(r[0] for r in rows))
+
+    # -- reading --------------------------------------------------------------------------
+
+    def content_hashes(self, ids: Sequence[str]) -> dict[str, str]:
+        """Stored content hash of each id that exists."""
+        rows = self._query(f"SELECT id, content_hash FROM documents WHERE id IN {_IDS}",
+                           (_ids_param(ids),))
+        return dict(rows)
+
+    def documents(self, ids: Sequence[str] | None = None) -> list[Document]:
+        """Documents by id (all when ``ids`` is None), in id order; missing ids skipped."""
+        sql = f"SELECT {', '.join(codec.DOC_COLUMNS)} FROM documents"
+        params: tuple[str, ...] = ()
+        if ids is not None:
+            sql += f" WHERE id IN {_IDS}"
+            params = (_ids_param(ids),)
+        rows = self._query(sql + " ORDER BY id", params)
+        intervals = codec.IntervalDecoder()
+        return [codec.document_from_row(row, intervals) for row in rows]
+
+    def chunks(self, ids: Sequence[str] | None = None) -> list[Chunk]:
+        """Chunks (all when ``ids`` is None) with sentences and mentions, in doc/idx order."""
+        where, params = "", cast(tuple[str, ...], ())
+        if ids is not None:
+            where, params = f" WHERE id IN {_IDS}", (_ids_param(ids),)
+        with self._lock:
+            chunk_rows = self._query(
+                f"SELECT {_CHUNK_COLS} FROM chunks{where} ORDER BY doc_id, idx", params)
+            sent_where = "" if ids is None else f" WHERE chunk_id IN {_IDS}"
+            sent_rows = self._query(
+                f"SELECT {_SENT_COLS} FROM sentences{sent_where} ORDER BY chunk_id, idx",
+                params)
+        return codec.build_chunks(chunk_rows, sent_rows)
+
+    def vectors(self, embedder: str) -> tuple[list[str], np.ndarray]:
+        """Chunk ids (doc/idx order) and a float32 ``(n, dim)`` matrix, rows aligned.
+
+        An embedder with no vectors gives ``([], array of shape (0, 0))``.
+        """
+        rows = self._query(
+            "SELECT v.chunk_id, v.dim, v.blob FROM vectors v JOIN chunks c ON c.id = v.chunk_id"
+            " WHERE v.embedder = ? ORDER BY c.doc_id, c.idx", (embedder,))
+        if not rows:
+            return [], np.zeros((0, 0), dtype=np.float32)
+        dims = {r[1] for r in rows}
+        if len(dims) != 1:
+            raise StoreError(f"embedder {embedder!r} has mixed vector sizes {sorted(dims)}; "
+                             "re-ingest with force=True")
+        flat = np.frombuffer(b"".join(r[2] for r in rows), dtype="<f4")
+        matrix = flat.reshape(len(rows), dims.pop()).astype(np.float32)
+        return [r[0] for r in rows], matrix
+
+    def links(self, kind: str | None = None) -> list[tuple[str, str, str]]:
+        """``(src, dst, kind)`` edges, sorted; ``kind`` is 'supersedes' or 'derived_from'."""
+        if kind is not None and kind not in LINK_KINDS:
+            raise StoreError(f"unknown link kind {kind!r}; choose one of {', '.join(LINK_KINDS)}")
+        sql = "SELECT src_id, dst_id, kind FROM links"
+        params: tuple[str, ...] = ()
+        if kind is not None:
+            sql, params = sql + " WHERE kind = ?", (kind,)
+        return [tuple(r) for r in self._query(sql + " ORDER BY src_id, dst_id, kind", params)]
+
+    def generation(self) -> int:
+        """A counter bumped by every write or delete that changes stored content."""
+        return int(self._query("SELECT value FROM meta WHERE key = 'generation'")[0][0])
+
+    def count(self) -> dict[str, int]:
+        """Row counts of documents, chunks, sentences, vectors and links."""
+        sql = " UNION ALL ".join(f"SELECT '{t}', count(*) FROM {t}" for t in _TABLES)
+        return {name: int(n) for name, n in self._query(sql)}
+
+    def applied_migrations(self) -> list[str]:
+        """Names of the schema migrations recorded in this database, in order."""
+        with self._lock:
+            return applied(self._conn)
+
+    def journal_mode(self) -> str:
+        """SQLite journal mode: 'wal' for files, 'memory' for ':memory:'."""
+        return str(self._query("PRAGMA journal_mode")[0][0])
+
+    def close(self) -> None:
+        """Close the connection; further calls raise StoreError. Idempotent."""
+        with self._lock:
+            if self._db is not None:
+                self._db.close()
+                self._db = None
+
+    def __enter__(self) -> SQLiteStore:
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.close()

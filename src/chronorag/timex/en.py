@@ -1,0 +1,285 @@
+"""English time expressions.
+
+Conventions (documented here because they are choices):
+
+* "last Tuesday" is the most recent Tuesday strictly before today and "next Monday" the
+  first Monday strictly after today: never more than a week away, which is what most
+  speakers mean and what other parsers return. "this Friday" is the Friday of the current
+  Monday-based week, even when it is already past. (Chinese 上周二 / 下周二 are calendar
+  weeks instead; see ``zh.py``.)
+* "N days/weeks/months/years ago" is the single day exactly that far back (month
+  arithmetic clamps to the month end: a year before 2024-02-29 is 2023-02-28).
+* "the last/past N days" is the N calendar days ending today: ``[tomorrow - N, tomorrow)``.
+* A bare four-digit number is a year only in a date context (after "in", "since",
+  "from", "born", "the ... <noun>", in parentheses, ...), never "1,000" or "model 2048".
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date, timedelta
+
+from chronorag.model import Granularity
+from chronorag.timex import calendar as cal
+from chronorag.timex.calendar import Context
+from chronorag.timex.numerals import EN_NUMBER, en_number
+from chronorag.timex.rules import Clock, Registry, Result, valid
+
+REGISTRY = Registry()
+rule = REGISTRY.rule
+
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+
+
+def MONTH(name: str = "mon") -> str:  # noqa: N802 - reads as a pattern constant
+    return (rf"(?P<{name}>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?"
+            rf"|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b\.?")
+
+
+# A plausible year (1000-2100) that is not part of a longer number such as 1,000 or 2.5.
+_Y = r"(?:1\d{3}|20\d{2}|2100)"
+_NUMGUARD_BEFORE = r"(?<![\d$£€#.,/])"
+_NUMGUARD_AFTER = r"(?!\d|[.,/:]\d|%|\s*(?:%|percent))"
+_COUNT_NOUNS = (
+    r"(?!\s+(?:people|persons|men|women|children|soldiers|troops|votes|voters|km|kilomet\w*"
+    r"|met(?:re|er)s|miles|feet|ft|m|units|copies|students|members|employees|workers|staff"
+    r"|residents|inhabitants|households|cars|vehicles|pages|words|points|dollars|euros"
+    r"|pounds|yen|tons|tonnes|acres|hectares|seats|games|matches|goals|runs|yards|species"
+    r"|square|sq|times|cases|deaths|casualties|prisoners|rooms|beds|spectators)\b)"
+)
+
+
+def YEAR(name: str = "y") -> str:  # noqa: N802
+    return rf"{_NUMGUARD_BEFORE}(?P<{name}>{_Y}){_NUMGUARD_AFTER}{_COUNT_NOUNS}"
+
+
+def _lookbehind(words: str) -> str:
+    """Alternation of fixed-width look-behinds (Python needs each one fixed width)."""
+    return "(?:" + "|".join(rf"(?<=\b{re.escape(w)} )" for w in words.split()) + ")"
+
+
+def month_number(name: str) -> int:
+    return _MONTHS.index(name[:3].lower()) + 1
+
+
+def _date(y: str, m: int, d: str, ctx: Context) -> Result:
+    return valid(lambda: cal.day(date(int(y), m, int(d)), ctx.tz))
+
+
+# ---------------------------------------------------------------- numeric dates
+@rule(r"(?<![\d.])(?P<y>\d{4})-(?P<m>\d{1,2})-(?P<d>\d{1,2})"
+      r"[T ](?P<H>[01]?\d|2[0-3]):(?P<M>[0-5]\d)(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d\d:?\d\d)?(?!\d)")
+def iso_datetime(m: re.Match[str], ctx: Context) -> Result:
+    d = date(int(m["y"]), int(m["m"]), int(m["d"]))
+    return valid(lambda: cal.time_of_day(d, int(m["H"]), int(m["M"]), ctx.tz))
+
+
+@rule(r"(?<![\d.])(?P<y>\d{4})[-/.](?P<m>\d{1,2})[-/.](?P<d>\d{1,2})(?![\d])")
+def numeric_date(m: re.Match[str], ctx: Context) -> Result:
+    return _date(m["y"], int(m["m"]), m["d"], ctx)
+
+
+@rule(r"(?<![\d.])(?P<y>\d{4})-(?P<m>0[1-9]|1[0-2])(?![\d-])")
+def iso_month(m: re.Match[str], ctx: Context) -> Result:
+    return cal.month(int(m["y"]), int(m["m"]), ctx.tz)
+
+
+# ---------------------------------------------------------------- written dates
+_WEEKDAY_PREFIX = r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day\s*,?\s+)?"
+
+
+@rule(_WEEKDAY_PREFIX + r"(?:the\s+)?(?P<d>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?"
+      + MONTH() + r"\s*,?\s*(?P<y>\d{4})(?!\d)")
+def day_month_year(m: re.Match[str], ctx: Context) -> Result:
+    return _date(m["y"], month_number(m["mon"]), m["d"], ctx)
+
+
+@rule(_WEEKDAY_PREFIX + MONTH() + r"\s+(?P<d>\d{1,2})(?:st|nd|rd|th)?\s*,?\s*(?P<y>\d{4})(?!\d)")
+def month_day_year(m: re.Match[str], ctx: Context) -> Result:
+    return _date(m["y"], month_number(m["mon"]), m["d"], ctx)
+
+
+@rule(r"(?:(?:from|between)\s+)?" + MONTH("m1") + r"\s*(?:-|–|—|to|until|till|through|and)\s*"
+      + MONTH("m2") + r"\s*,?\s*(?P<y>\d{4})(?!\d)", kind="range")
+def month_range(m: re.Match[str], ctx: Context) -> Result:
+    first, last = month_number(m["m1"]), month_number(m["m2"])
+    if last < first:
+        return None
+    return cal.months(int(m["y"]), first, last - first + 1, ctx.tz, Granularity.MONTH)
+
+
+@rule(MONTH() + r"\s*,?\s*(?:of\s+)?(?P<y>\d{4})(?!\d)")
+def month_year(m: re.Match[str], ctx: Context) -> Result:
+    return cal.month(int(m["y"]), month_number(m["mon"]), ctx.tz)
+
+
+_ORDINAL = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3,
+            "fourth": 4, "4th": 4}
+
+
+@rule(r"\bQ(?P<q>[1-4])\s*,?\s*(?:of\s+)?(?P<y>\d{4})(?!\d)"
+      r"|(?<!\d)(?P<y2>\d{4})\s*-?\s*Q(?P<q2>[1-4])\b"
+      r"|(?:the\s+)?(?P<qw>first|second|third|fourth|1st|2nd|3rd|4th)\s+quarter\s+(?:of\s+)?"
+      r"(?P<y3>\d{4})(?!\d)")
+def quarter(m: re.Match[str], ctx: Context) -> Result:
+    year = m["y"] or m["y2"] or m["y3"]
+    q = int(m["q"] or m["q2"] or _ORDINAL[m["qw"].lower()])
+    return cal.quarter(int(year), q, ctx.tz)
+
+
+@rule(r"(?:the\s+)?(?P<h>first|second|1st|2nd)\s+half\s+of\s+(?P<y>\d{4})(?!\d)"
+      r"|\bH(?P<h2>[12])\s*(?P<y2>\d{4})(?!\d)")
+def half(m: re.Match[str], ctx: Context) -> Result:
+    second = (m["h"] or "").lower() in ("second", "2nd") or m["h2"] == "2"
+    return cal.half_year(int(m["y"] or m["y2"]), second, ctx.tz)
+
+
+@rule(r"(?:the\s+)?(?P<s>spring|summer|autumn|fall|winter)\s+(?:of\s+)?(?P<y>\d{4})(?!\d)")
+def season(m: re.Match[str], ctx: Context) -> Result:
+    name = m["s"].lower()
+    return cal.season(int(m["y"]), "autumn" if name == "fall" else name, ctx.tz)
+
+
+_PART = r"(?P<p>early|mid|middle|late)"
+_PARTS = {"early": "early", "mid": "mid", "middle": "mid", "late": "late"}
+
+
+@rule(r"(?:the\s+)?" + _PART + r"[\s-]*(?:the\s+)?(?P<dec>1\d{2}0|20\d0)\s*['’]?s\b")
+def decade_part(m: re.Match[str], ctx: Context) -> Result:
+    return cal.decade(int(m["dec"]), ctx.tz, _PARTS[m["p"].lower()])
+
+
+@rule(r"(?:the\s+)?(?<![\d$£€#.,])(?P<dec>1\d{2}0|20\d0)\s*['’]?s\b")
+def decade(m: re.Match[str], ctx: Context) -> Result:
+    return cal.decade(int(m["dec"]), ctx.tz)
+
+
+@rule(r"(?:the\s+)?(?:" + _PART + r"[\s-]+)?(?P<c>1\d|2[01]|[1-9])(?:st|nd|rd|th)[\s-]+century\b")
+def century(m: re.Match[str], ctx: Context) -> Result:
+    part = _PARTS[m["p"].lower()] if m["p"] else None
+    return cal.century(int(m["c"]), ctx.tz, part)
+
+
+@rule(r"(?:the\s+)?(?P<p>early|mid|middle|late|beginning of|start of|end of|middle of)"
+      r"[\s-]*(?:the\s+year\s+)?" + YEAR())
+def year_part(m: re.Match[str], ctx: Context) -> Result:
+    p = m["p"].lower()
+    part = "early" if p in ("beginning of", "start of") else "late" if p == "end of" else p
+    return cal.year_part(int(m["y"]), _PARTS.get(part, "mid"), ctx.tz)
+
+
+# ---------------------------------------------------------------- years and year ranges
+@rule(r"(?:(?P<pre>from|between)\s+)?" + YEAR("y1")
+      + r"\s*(?:-|–|—|/|\bto\b|\buntil\b|\btill\b|\bthrough\b|\band\b)\s*"
+      + r"(?P<y2>" + _Y + r"|\d{2})(?!\d|[.,:]\d|\s*%)" + _COUNT_NOUNS, kind="range")
+def year_range(m: re.Match[str], ctx: Context) -> Result:
+    first = int(m["y1"])
+    tail = m["y2"]
+    last = first // 100 * 100 + int(tail) if len(tail) == 2 else int(tail)
+    connector = m.group(0)[m.end("y1") - m.start(0):m.start("y2") - m.start(0)].strip().lower()
+    if connector == "and" and (m["pre"] or "").lower() != "between":
+        return None  # "in 1990 and 1995" names two years, not a span
+    if not first < last <= first + 150:
+        return None
+    return cal.years(first, last, ctx.tz)
+
+
+_CONTEXT_WORDS = ("in since before after until till by from to between and during of circa"
+                  " around c. ca. born died year than through throughout early late mid"
+                  " summer winter spring autumn fall season election elections census"
+                  " est. founded established")
+_DETERMINERS = "the his her its their this that whose a 's"
+
+
+@rule(_lookbehind(_CONTEXT_WORDS) + YEAR())
+def year_in_context(m: re.Match[str], ctx: Context) -> Result:
+    return cal.years(int(m["y"]), int(m["y"]), ctx.tz)
+
+
+@rule(r"(?:(?<=\()|(?<=\( )|(?<=\[)|(?<=\[ )|^|(?<=\. ))" + YEAR() + r"(?=\s*[)\],;:]|\s*$)")
+def year_standalone(m: re.Match[str], ctx: Context) -> Result:
+    return cal.years(int(m["y"]), int(m["y"]), ctx.tz)
+
+
+@rule("(?:" + "|".join(rf"(?<=\b{w} )" for w in _DETERMINERS.split()[:-1])
+      + r"|(?<='s ))" + YEAR() + r"(?=\s+[a-z])")
+def year_attributive(m: re.Match[str], ctx: Context) -> Result:
+    return cal.years(int(m["y"]), int(m["y"]), ctx.tz)
+
+
+# ---------------------------------------------------------------- relative (need now)
+@rule(r"(?:the\s+)?day\s+before\s+yesterday|(?:the\s+)?day\s+after\s+tomorrow"
+      r"|\btoday\b|\btonight\b|\byesterday\b|\btomorrow\b"
+      r"|\bthis\s+(?:morning|afternoon|evening)\b", relative=True)
+def named_day(m: re.Match[str], ctx: Context) -> Result:
+    text = m.group(0).lower()
+    offset = (-2 if "before" in text else 2 if "after" in text else -1 if "yesterday" in text
+              else 1 if "tomorrow" in text else 0)
+    return cal.day(ctx.today + timedelta(days=offset), ctx.tz)
+
+
+_UNIT = r"(?P<u>day|week|month|quarter|year|decade)s?"
+
+
+@rule(r"\b(?P<n>" + EN_NUMBER + r")\s+" + _UNIT + r"\s+(?P<dir>ago|earlier|before|from\s+now"
+      r"|later|hence)\b", relative=True)
+def units_ago(m: re.Match[str], ctx: Context) -> Result:
+    n = en_number(m["n"])
+    sign = -1 if m["dir"].lower() in ("ago", "earlier", "before") else 1
+    return cal.day(cal.shift(ctx.today, m["u"].lower(), sign * n), ctx.tz)
+
+
+@rule(r"(?:the\s+)?\b(?P<w>last|past|previous|next|coming|following)\s+(?P<n>" + EN_NUMBER
+      + r")\s+" + _UNIT + r"(?!\s+(?:ago|later))", relative=True)
+def unit_window(m: re.Match[str], ctx: Context) -> Result:
+    n, unit = en_number(m["n"]), m["u"].lower()
+    if m["w"].lower() in ("last", "past", "previous"):
+        return cal.trailing(ctx.today, unit, n, ctx.tz)
+    start = ctx.today + timedelta(days=1)
+    return cal.span(start, cal.shift(start, unit, n), ctx.tz, Granularity.DAY)
+
+
+@rule(r"(?:the\s+)?\b(?P<w>this|last|past|previous|next|coming|current)\s+"
+      r"(?P<u>week|month|quarter|year|decade)\b", relative=True)
+def this_unit(m: re.Match[str], ctx: Context) -> Result:
+    word, unit = m["w"].lower(), m["u"].lower()
+    if word == "past":
+        return cal.trailing(ctx.today, unit, 1, ctx.tz)
+    offset = -1 if word in ("last", "previous") else 1 if word in ("next", "coming") else 0
+    if unit == "decade":
+        first = ctx.today.year // 10 * 10 + 10 * offset
+        return cal.decade(first, ctx.tz)
+    return cal.unit_interval(cal.shift(ctx.today, unit, offset), unit, ctx.tz)
+
+
+@rule(r"\b(?P<w>last|this|next|coming|past)\s+(?P<d>mon|tues|wednes|thurs|fri|satur|sun)day\b",
+      relative=True)
+def weekday(m: re.Match[str], ctx: Context) -> Result:
+    target = [w[:3] for w in _WEEKDAYS].index(m["d"][:3].lower())
+    today, word = ctx.today, m["w"].lower()
+    if word in ("this",):
+        return cal.day(cal.week_start(today) + timedelta(days=target), ctx.tz)
+    if word in ("last", "past"):
+        back = (today.weekday() - target - 1) % 7 + 1
+        return cal.day(today - timedelta(days=back), ctx.tz)
+    ahead = (target - today.weekday() - 1) % 7 + 1
+    return cal.day(today + timedelta(days=ahead), ctx.tz)
+
+
+# ---------------------------------------------------------------- times of day
+@rule(r"(?:\bat\s+)?\b(?P<h>1[0-2]|0?[1-9])(?::(?P<m>[0-5]\d))?\s*(?P<ap>a\.?m\b\.?|p\.?m\b\.?)",
+      kind="time")
+def clock_12h(m: re.Match[str], ctx: Context) -> Result:
+    hour = int(m["h"]) % 12 + (12 if m["ap"].lower().startswith("p") else 0)
+    return Clock(hour, int(m["m"]) if m["m"] else None)
+
+
+@rule(r"(?:\bat\s+)?(?<![\d:.])(?P<h>[01]?\d|2[0-3])[:：](?P<m>[0-5]\d)(?![\d:])", kind="time")
+def clock_24h(m: re.Match[str], ctx: Context) -> Result:
+    return Clock(int(m["h"]), int(m["m"]))
+
+
+@rule(r"(?:\bat\s+)?\b(?P<w>noon|midday|midnight)\b", kind="time")
+def clock_word(m: re.Match[str], ctx: Context) -> Result:
+    return Clock(12 if m["w"].lower() != "midnight" else 0, None)

@@ -1,0 +1,210 @@
+"""Behaviour every Store backend must have (runs once per backend in BACKENDS)."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from datetime import UTC
+
+import numpy as np
+import pytest
+
+from chronorag.errors import StoreError
+from chronorag.model import Chunk, Document
+from chronorag.store import PreparedDocument, Store, WriteReport
+
+Make = Callable[..., PreparedDocument]
+
+
+def _prepared(doc: Document, make: Make) -> PreparedDocument:
+    base = make(doc.id)
+    return PreparedDocument(doc, doc.content_hash(), base.chunks, base.vectors)
+
+
+def _snapshot(store: Store) -> tuple[object, ...]:
+    ids, matrix = store.vectors("e5")
+    return (store.documents(), store.chunks(), ids, matrix.tolist(), store.links(),
+            store.count(), store.generation())
+
+
+def test_empty_store(store: Store) -> None:
+    assert store.documents() == []
+    assert store.chunks() == []
+    ids, matrix = store.vectors("e5")
+    assert ids == [] and matrix.shape == (0, 0) and matrix.dtype == np.float32
+    assert store.count() == dict.fromkeys(
+        ("documents", "chunks", "sentences", "vectors", "links"), 0)
+    assert store.content_hashes(["x"]) == {}
+
+
+def test_round_trip_every_field(store: Store, make: Make, full_doc: Callable[..., Document]
+                                ) -> None:
+    doc = full_doc()
+    prepared = _prepared(doc, make)
+    assert store.write([prepared]) == WriteReport(added=(doc.id,))
+    [back] = store.documents([doc.id])
+    assert back == doc
+    for f in dataclasses.fields(Document):
+        assert getattr(back, f.name) == getattr(doc, f.name), f.name
+    assert back.valid_to is not None and back.valid_to.end is not None
+    assert back.valid_to.end.tzinfo == UTC
+    assert back.occurred_at is not None and back.occurred_at.granularity is None
+    assert back.modified_at is None
+    assert store.chunks() == list(prepared.chunks)
+    assert store.content_hashes([doc.id, "nope"]) == {doc.id: doc.content_hash()}
+    ids, matrix = store.vectors("e5")
+    assert ids == [c.id for c in prepared.chunks]
+    assert matrix.dtype == np.float32 and matrix.flags.writeable
+    np.testing.assert_array_equal(matrix, prepared.vectors["e5"])
+
+
+def test_minimal_document_round_trip(store: Store, make: Make) -> None:
+    prepared = make("bare", n_chunks=0, embedders=())
+    store.write([prepared])
+    assert store.documents() == [prepared.document]
+    assert store.chunks() == []
+
+
+def test_links_both_kinds(store: Store, make: Make, full_doc: Callable[..., Document]) -> None:
+    store.write([_prepared(full_doc(), make)])
+    assert store.links() == [("policy-2", "handbook", "derived_from"),
+                             ("policy-2", "policy-0", "supersedes"),
+                             ("policy-2", "policy-1", "supersedes")]
+    assert store.links("derived_from") == [("policy-2", "handbook", "derived_from")]
+    with pytest.raises(StoreError):
+        store.links("cites")
+
+
+def test_reads_by_id_and_order(store: Store, make: Make) -> None:
+    store.write([make("b", seed=1), make("a", seed=2), make("c", n_chunks=3)])
+    assert [d.id for d in store.documents()] == ["a", "b", "c"]
+    assert [d.id for d in store.documents(["c", "a", "zzz"])] == ["a", "c"]
+    assert [c.id for c in store.chunks(["c#2", "a#1", "c#0"])] == ["a#1", "c#0", "c#2"]
+    assert [c.id for c in store.chunks()] == ["a#0", "a#1", "b#0", "b#1", "c#0", "c#1", "c#2"]
+    ids, matrix = store.vectors("e5")
+    assert ids == [c.id for c in store.chunks()] and matrix.shape == (7, 4)
+    assert store.count() == {"documents": 3, "chunks": 7, "sentences": 14, "vectors": 7,
+                             "links": 0}
+
+
+def test_unchanged_rewrite_is_noop(store: Store, make: Make) -> None:
+    first = make("a")
+    store.write([first])
+    gen = store.generation()
+    later = dataclasses.replace(first.document, ingested_at=first.document.ingested_at)
+    again = PreparedDocument(later, first.content_hash, first.chunks[:1], {})
+    assert store.write([again]) == WriteReport(unchanged=("a",))
+    assert store.generation() == gen
+    assert store.count()["chunks"] == 2
+
+
+def test_unchanged_keeps_ingested_at(store: Store, make: Make) -> None:
+    from datetime import datetime
+    t1, t2 = datetime(2026, 1, 1, tzinfo=UTC), datetime(2026, 2, 1, tzinfo=UTC)
+    store.write([make("a", ingested_at=t1)])
+    store.write([make("a", ingested_at=t2)])
+    assert store.documents()[0].ingested_at == t1
+
+
+def test_changed_document_replaces_atomically(store: Store, make: Make) -> None:
+    store.write([make("a", n_chunks=3, supersedes=("old",))])
+    gen = store.generation()
+    new = make("a", "new text", n_chunks=1, seed=9, embedders=("bm",))
+    report = store.write([new, make("b")])
+    assert report == WriteReport(added=("b",), replaced=("a",))
+    assert store.generation() > gen
+    assert store.documents(["a"])[0].text == "new text"
+    assert [c.id for c in store.chunks() if c.doc_id == "a"] == ["a#0"]
+    assert store.vectors("e5")[0] == ["b#0", "b#1"]
+    assert store.vectors("bm")[0] == ["a#0"]
+    assert store.links() == []
+
+
+def test_force_rewrites_unchanged(store: Store, make: Make) -> None:
+    store.write([make("a")])
+    gen = store.generation()
+    assert store.write([make("a", embedders=("e5", "bm"))], force=True).replaced == ("a",)
+    assert store.generation() > gen
+    assert len(store.vectors("bm")[0]) == 2
+
+
+def _bad_chunk(make: Make) -> PreparedDocument:
+    ok = make("bad")
+    broken = dataclasses.replace(ok.chunks[1], start=9, end=3)
+    return dataclasses.replace(ok, chunks=(ok.chunks[0], broken))
+
+
+def _duplicate_chunk_id(make: Make) -> PreparedDocument:
+    ok = make("bad")
+    clash = dataclasses.replace(ok.chunks[0], id="a#0")
+    return dataclasses.replace(ok, chunks=(clash, ok.chunks[1]))
+
+
+def _wrong_rows(make: Make) -> PreparedDocument:
+    ok = make("bad")
+    return dataclasses.replace(ok, vectors={"e5": np.zeros((3, 4), np.float32)})
+
+
+def _nan_vector(make: Make) -> PreparedDocument:
+    ok = make("bad")
+    return dataclasses.replace(ok, vectors={"e5": np.full((2, 4), np.nan, np.float32)})
+
+
+def _wrong_dim(make: Make) -> PreparedDocument:
+    return make("bad", dim=8)
+
+
+def _foreign_chunk(make: Make) -> PreparedDocument:
+    ok = make("bad")
+    return dataclasses.replace(ok, chunks=(make("other").chunks[0], ok.chunks[1]))
+
+
+def _bad_metadata(make: Make) -> PreparedDocument:
+    return make("bad", metadata={"when": object()})
+
+
+@pytest.mark.parametrize("bad", [_bad_chunk, _duplicate_chunk_id, _wrong_rows, _nan_vector,
+                                 _wrong_dim, _foreign_chunk, _bad_metadata])
+def test_failed_batch_leaves_store_unchanged(store: Store, make: Make,
+                                             bad: Callable[[Make], PreparedDocument]) -> None:
+    store.write([make("a"), make("z", supersedes=("a",))])
+    before = _snapshot(store)
+    changed_a = make("a", "changed", n_chunks=1)
+    with pytest.raises(StoreError):
+        store.write([changed_a, make("new"), bad(make), make("later")])
+    assert _snapshot(store) == before
+
+
+def test_duplicate_ids_in_batch_rejected(store: Store, make: Make) -> None:
+    with pytest.raises(StoreError, match="twice"):
+        store.write([make("a"), make("a", "other")])
+    assert store.count()["documents"] == 0
+
+
+def test_delete(store: Store, make: Make) -> None:
+    store.write([make("a"), make("b", supersedes=("a",)), make("c", derived_from=("b",))])
+    gen = store.generation()
+    assert store.delete(["b", "missing"]) == ("b",)
+    assert store.generation() > gen
+    assert [d.id for d in store.documents()] == ["a", "c"]
+    assert store.links() == [("c", "b", "derived_from")]
+    assert store.count() == {"documents": 2, "chunks": 4, "sentences": 8, "vectors": 4,
+                             "links": 1}
+    gen = store.generation()
+    assert store.delete(["missing"]) == ()
+    assert store.generation() == gen
+
+
+def test_chunk_without_sentences(store: Store, make: Make) -> None:
+    ok = make("a")
+    bare = dataclasses.replace(ok, chunks=tuple(
+        Chunk(c.id, c.doc_id, c.index, c.start, c.end, c.text) for c in ok.chunks))
+    store.write([bare])
+    assert store.chunks() == list(bare.chunks)
+
+
+def test_closed_store_raises(store: Store) -> None:
+    store.close()
+    store.close()
+    with pytest.raises(StoreError, match="closed"):
+        store.documents()
