@@ -58,6 +58,13 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--json", action="store_true")
     e.add_argument("--plot", default=None, help="write AR@k curves to this PNG")
 
+    p = sub.add_parser("review", help="list what a knowledge-base owner must look at")
+    p.add_argument("--db", default=None)
+    p.add_argument("--as-of", type=_iso, default=None, help="judge validity at this time")
+    p.add_argument("--threshold", type=float, default=None,
+                   help="cosine above which two documents count as near-duplicates (0.9)")
+    p.add_argument("--json", action="store_true")
+
     p = sub.add_parser("demo", help="ingest the bundled demo corpus and ask it questions")
     p.add_argument("--db", default=None, help="keep the demo store here (default: temporary)")
     return parser
@@ -88,6 +95,8 @@ def _dispatch(args: argparse.Namespace) -> int:
         from chronorag.evaluate.cli import run_eval
 
         return run_eval(args, out=sys.stdout)
+    if args.command == "review":
+        return _review(args)
     from chronorag.engine import Engine
 
     with Engine(args.db or _db_default()) as engine:
@@ -103,6 +112,25 @@ def _dispatch(args: argparse.Namespace) -> int:
         else:
             render.print_answer(answer, file=sys.stdout)
         return 0
+
+
+def _review(args: argparse.Namespace) -> int:
+    from datetime import UTC
+
+    from chronorag.review import DEFAULT_THRESHOLD, review
+    from chronorag.store.sqlite import SQLiteStore
+
+    as_of = args.as_of or system_now()
+    as_of = as_of if as_of.tzinfo is not None else as_of.replace(tzinfo=UTC)
+    threshold = DEFAULT_THRESHOLD if args.threshold is None else args.threshold
+    store = SQLiteStore(args.db or _db_default())
+    try:
+        report = review(store, as_of=as_of, threshold=threshold)
+    finally:
+        store.close()
+    print(json.dumps(report.to_json(), ensure_ascii=False, indent=2) if args.json
+          else render.review_report(report))
+    return 0
 
 
 def _time(args: argparse.Namespace) -> int:

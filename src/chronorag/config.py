@@ -46,7 +46,9 @@ PRESETS: dict[str, SearchConfig] = {
     "dense": SearchConfig("dense", retrievers=("dense",), reranker="none", validity=False),
     "hybrid": SearchConfig("hybrid", reranker="none", validity=False),
     "hybrid+rerank": SearchConfig("hybrid+rerank", validity=False),
-    "default": SearchConfig("default"),
+    "mrag": SearchConfig("mrag", temporal="mrag", validity=False),
+    "product": SearchConfig("product", temporal="product", validity=False),
+    "default": SearchConfig("default", temporal="chronorag"),
 }
 
 

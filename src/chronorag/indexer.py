@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 
 from chronorag.ingest import chunk_document, load_paths
-from chronorag.model import Chunk, Document
+from chronorag.model import Chunk, Document, Mention
 from chronorag.retrieve.base import Embedder
 from chronorag.store.base import PreparedDocument, Store
 
@@ -79,7 +79,7 @@ def ingest_paths(
 def _prepare(
     batch: Sequence[tuple[Document, str]], embedders: Sequence[Embedder]
 ) -> list[PreparedDocument]:
-    chunked = [(doc, digest, chunk_document(doc)) for doc, digest in batch]
+    chunked = [(doc, digest, with_event_time(doc, chunk_document(doc))) for doc, digest in batch]
     texts = [_embed_text(doc, chunk) for doc, _, chunks in chunked for chunk in chunks]
     matrices = {e.name: e.embed(texts, kind="passage") for e in embedders} if texts else {}
     out: list[PreparedDocument] = []
@@ -90,6 +90,25 @@ def _prepare(
         out.append(PreparedDocument(doc, digest, chunks, vectors))
         row += n
     return out
+
+
+def with_event_time(doc: Document, chunks: tuple[Chunk, ...]) -> tuple[Chunk, ...]:
+    """Give every sentence of a dated record its ``occurred_at`` as a time mention.
+
+    A life-log entry such as "12:30 吃了午饭" says when only in its metadata; the temporal
+    scorer reads sentence mentions, so the event time is attached where it looks.
+    """
+    if doc.occurred_at is None:
+        return chunks
+    event = doc.occurred_at
+    out = []
+    for chunk in chunks:
+        sentences = tuple(
+            replace(s, mentions=(*s.mentions, Mention("occurred_at", s.start, s.start, event)))
+            for s in chunk.sentences
+        )
+        out.append(replace(chunk, sentences=sentences))
+    return tuple(out)
 
 
 def _embed_text(doc: Document, chunk: Chunk) -> str:

@@ -316,6 +316,11 @@ class Evidence:
     flags: tuple[str, ...]
     score: float
     scores: Mapping[str, float]
+    # Added for the answer stage (issue 5): who owns the source, when it was published
+    # and the chunk sentence that best answers the question. Defaults keep old callers valid.
+    owner: str | None = None
+    published_at: str | None = None
+    sentence: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -326,6 +331,8 @@ class Evidence:
             "occurred_at": self.occurred_at, "applicable": self.applicable,
             "flags": list(self.flags), "score": round(self.score, 6),
             "scores": {k: round(v, 6) for k, v in self.scores.items()},
+            "owner": self.owner, "published_at": self.published_at,
+            "sentence": self.sentence,
         }
 
 

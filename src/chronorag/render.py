@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
+
+from rich.markup import escape
 
 from chronorag.indexer import IngestReport
 from chronorag.model import Answer, Evidence
+
+if TYPE_CHECKING:
+    from chronorag.review import ReviewReport
 
 
 def progress_callback(stream: TextIO) -> Callable[[int, int], None] | None:
@@ -52,13 +57,32 @@ def print_answer(answer: Answer, *, file: TextIO) -> None:
                   f"{' ' + c.order.value if c.order else ''}"
                   f"{_interval(c.to_json())}")
     style = {"answered": "green", "uncertain": "yellow", "not_found": "red"}[answer.status.value]
-    console.print(f"[bold {style}]{answer.status.value}[/bold {style}]: {answer.answer or '—'}")
+    console.print(f"[bold {style}]{answer.status.value}[/bold {style}]: "
+                  f"{escape(answer.answer or '—')}")
     for i, ev in enumerate(answer.evidence, 1):
         console.print(f"  {i}. {_evidence_line(ev)}")
     for ev in answer.upcoming:
         console.print(f"  [cyan]upcoming[/cyan] from {ev.valid_from}: {_evidence_line(ev)}")
     if answer.flags:
-        console.print(f"  flags: {', '.join(answer.flags)}")
+        console.print(f"  flags: {escape(', '.join(answer.flags))}")
+
+
+def review_report(report: ReviewReport) -> str:
+    """Plain-text review: one section per kind of finding, one line per finding."""
+    lines = [f"Review as of {report.as_of.isoformat()} "
+             f"(similarity threshold {report.threshold:g})"]
+    sections = (("Undated documents", report.undated),
+                ("Copies of documents that no longer apply", report.stale_copies),
+                ("Similar documents of different owners without a link",
+                 report.similar_pairs))
+    for heading, items in sections:
+        lines.append(f"\n{heading}: {len(items) or 'none'}")
+        for item in items:
+            owners = ", ".join(o or "?" for o in item.owners)
+            sim = "" if item.similarity is None else f" cosine {item.similarity:.3f}"
+            lines.append(f"  - {' <> '.join(item.doc_ids)} (owners: {owners}){sim}")
+            lines.append(f"    {item.reason}")
+    return "\n".join(lines)
 
 
 def _interval(c: dict[str, Any]) -> str:
@@ -71,5 +95,7 @@ def _evidence_line(ev: Evidence) -> str:
     text = ev.text if len(ev.text) <= 110 else ev.text[:107] + "..."
     flags = f" [{', '.join(ev.flags)}]" if ev.flags else ""
     mark = "" if ev.applicable else " (not applicable)"
-    return (f"{ev.title or ev.doc_id} ({ev.source_type or '?'}, score {ev.score:.3f})"
-            f"{mark}{flags}\n     {text}")
+    owner = f", {ev.owner}" if ev.owner else ""
+    # escape(): rich would swallow "[superseded, derived_copy]" as markup.
+    return escape(f"{ev.title or ev.doc_id} ({ev.source_type or '?'}{owner}, "
+                  f"score {ev.score:.3f}){mark}{flags}\n     {text}")

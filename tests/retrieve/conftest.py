@@ -36,7 +36,7 @@ class MemoryStore:
     def content_hashes(self, ids: Sequence[str]) -> dict[str, str]:
         return {}
 
-    def write(self, batch: Sequence[PreparedDocument]) -> WriteReport:
+    def write(self, batch: Sequence[PreparedDocument], *, force: bool = False) -> WriteReport:
         raise NotImplementedError
 
     def documents(self, ids: Sequence[str] | None = None) -> list[Document]:

@@ -1,42 +1,28 @@
-"""Turn ranked hits into an Answer: evidence with provenance, status and a short answer."""
+"""Turn ranked hits into an Answer: evidence with provenance, status and a short answer.
+
+Two steps, so the metadata always reaches the answer stage: hits first become
+:class:`~chronorag.model.Evidence` items (chunk text plus title, source type, status,
+owner and dates of its document, and its best sentence; see ``answer.evidence``), then
+:func:`~chronorag.answer.decide.decide` chooses from those items only.
+"""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 
-from chronorag.model import (
-    Answer,
-    AnswerStatus,
-    Chunk,
-    Document,
-    Evidence,
-    Hit,
-    Interval,
-    Query,
-)
+from chronorag.answer.decide import AnswerRules, Decision, decide, semantic
+from chronorag.answer.evidence import best_sentence, to_evidence
+from chronorag.model import Answer, Document, Evidence, Hit, Query
+from chronorag.rank.authority import AuthorityPrior
 
-_WORD = re.compile(r"\w+", re.UNICODE)
-_CJK = re.compile(r"[\u3400-\u9fff]")
+__all__ = ["best_sentence", "build_answer", "evidence_items", "order_evidence", "to_evidence"]
 
 
-def to_evidence(hit: Hit, document: Document | None) -> Evidence:
-    """One evidence item: the chunk, its document's source fields and its scores."""
-    chunk = hit.chunk
-    scores = dict(hit.scores)
-    scores.setdefault("semantic", 0.0)
-    scores.setdefault("temporal", 1.0)
-    doc = document
-    return Evidence(
-        doc_id=chunk.doc_id, chunk_id=chunk.id, title=doc.title if doc else "",
-        text=chunk.text, start=chunk.start, end=chunk.end,
-        source_type=doc.source_type if doc else None,
-        status=doc.status.value if doc and doc.status else None,
-        valid_from=_start(doc.valid_from) if doc else None,
-        valid_to=_start(doc.valid_to) if doc else None,
-        occurred_at=_start(doc.occurred_at) if doc else None,
-        applicable=hit.applicable, flags=hit.flags, score=hit.score, scores=scores,
-    )
+def evidence_items(query: Query, hits: Sequence[Hit], *, documents: Mapping[str, Document],
+                   authority: AuthorityPrior | None = None) -> list[Evidence]:
+    """Hits as evidence items, in the same order, each with its document's metadata."""
+    return [to_evidence(h, documents.get(h.chunk.doc_id), question=query.text,
+                        authority=authority) for h in hits]
 
 
 def build_answer(
@@ -47,58 +33,39 @@ def build_answer(
     documents: Mapping[str, Document],
     min_semantic: float,
     timings_ms: Mapping[str, float] | None = None,
+    rules: AnswerRules | None = None,
 ) -> Answer:
     """Decide the status and the short answer from the ranked hits.
 
-    The answer only ever comes from an applicable hit whose semantic score clears
-    ``min_semantic``; resting on undated material makes it ``uncertain``.
+    The answer only ever comes from applicable, decisive evidence whose semantic score
+    clears ``min_semantic`` (``rules`` overrides the margin and authority prior; its own
+    ``min_semantic`` is replaced by the argument). Evidence lists the deciding item and
+    its parallel views first, then relevant items (applicable or not, so a caller sees
+    why a relevant document was not used), then the rest, ``query.k`` items at least.
     """
-    shown = list(hits[: query.k])
-    relevant = [h for h in hits if h.scores.get("semantic", 0.0) >= min_semantic]
-    deciding = next((h for h in relevant if h.applicable and "violates_time" not in h.flags), None)
-    flags: list[str] = []
-    if deciding is None:
-        status, text = AnswerStatus.NOT_FOUND, None
-        if relevant:
-            flags.append("no_applicable_evidence")
-    else:
-        text = best_sentence(query, deciding.chunk, deciding.best_sentence)
-        status = AnswerStatus.ANSWERED
-        if "undated" in deciding.flags:
-            status = AnswerStatus.UNCERTAIN
-            flags.append("rests_on_undated")
-        if deciding not in shown:
-            shown = [deciding, *shown[: max(query.k - 1, 0)]]
+    base = rules or AnswerRules()
+    rules = AnswerRules(min_semantic=min_semantic, margin=base.margin,
+                        authority=base.authority)
+    items = evidence_items(query, hits, documents=documents, authority=rules.authority)
+    later = evidence_items(query, upcoming, documents=documents, authority=rules.authority)
+    decision = decide(query.text, items, upcoming=later, as_of=query.as_of, rules=rules)
     return Answer(
         question=query.text, now=query.now, as_of=query.as_of,
-        understanding=query.understanding, status=status, answer=text,
-        evidence=tuple(to_evidence(h, documents.get(h.chunk.doc_id)) for h in shown),
-        upcoming=tuple(to_evidence(h, documents.get(h.chunk.doc_id)) for h in upcoming),
-        flags=tuple(flags), timings_ms=dict(timings_ms or {}),
+        understanding=query.understanding, status=decision.status, answer=decision.answer,
+        evidence=order_evidence(items, decision, k=query.k, min_semantic=min_semantic),
+        upcoming=decision.upcoming, flags=decision.flags, timings_ms=dict(timings_ms or {}),
     )
 
 
-def best_sentence(query: Query, chunk: Chunk, index: int | None = None) -> str:
-    """The chunk sentence that best answers the query (a ranker's choice wins)."""
-    if not chunk.sentences:
-        return chunk.text
-    if index is not None:
-        for sentence in chunk.sentences:
-            if sentence.index == index:
-                return sentence.text
-    terms = _terms(query.text)
-    best = max(chunk.sentences, key=lambda s: (len(terms & _terms(s.text)), -s.index))
-    return best.text
+def order_evidence(items: Sequence[Evidence], decision: Decision, *, k: int,
+                   min_semantic: float) -> tuple[Evidence, ...]:
+    """Deciding item and parallel views first, then relevant items, then the rest.
 
-
-def _terms(text: str) -> set[str]:
-    words = {w.lower() for w in _WORD.findall(text) if len(w) > 2 and not _CJK.search(w)}
-    # CJK has no spaces: character bigrams stand in for words.
-    cjk = "".join(_CJK.findall(text))
-    return words | {cjk[i : i + 2] for i in range(len(cjk) - 1)}
-
-
-def _start(interval: Interval | None) -> str | None:
-    if interval is None or interval.start is None:
-        return None
-    return interval.start.isoformat()
+    Keeps ``k`` items, more only when the deciding item and its views need the room.
+    """
+    first = list(decision.deciding)
+    chosen = {id(e) for e in first}
+    rest = [e for e in items if id(e) not in chosen]
+    relevant = [e for e in rest if semantic(e) >= min_semantic]
+    others = [e for e in rest if semantic(e) < min_semantic]
+    return tuple([*first, *relevant, *others][: max(k, len(first))])

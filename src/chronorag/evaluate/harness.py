@@ -85,7 +85,11 @@ def load_questions(path: Path, *, limit: int | None = None) -> list[Question]:
             spans = tuple(Span(e["doc_id"], e["start"], e["end"]) for e in raw["evidence"])
             questions.append(Question(raw["id"], raw["question"], raw["level"],
                                       tuple(raw["answers"]), spans))
-    return questions[:limit] if limit else questions
+    if not limit or limit >= len(questions):
+        return questions
+    # An evenly spaced sample: the file is grouped by page, so a prefix would see few pages.
+    step = len(questions) / limit
+    return [questions[int(i * step)] for i in range(limit)]
 
 
 def evaluate(

@@ -122,7 +122,7 @@ class CrossEncoderReranker:
             return []
         if is_mostly_cjk(query.text):
             log.debug("cross-encoder skipped: question is mostly CJK")
-            return _fallback(hits, flag=SKIPPED_CJK)
+            return fallback(hits, flag=SKIPPED_CJK)
         head, tail = list(hits[: self.top_n]), list(hits[self.top_n :])
         logits = self.score(query.text, [h.chunk.text for h in head])
         semantic = 1.0 / (1.0 + np.exp(-logits.astype(np.float64)))
@@ -139,7 +139,7 @@ class CrossEncoderReranker:
         return judged + rest
 
 
-def _fallback(hits: Sequence[Hit], *, flag: str) -> list[Hit]:
+def fallback(hits: Sequence[Hit], *, flag: str) -> list[Hit]:
     """Hits in retrieval order with the fallback ``semantic`` score and ``flag``."""
     values = fallback_semantics(hits)
     return [with_scores(h, flags=(flag,), semantic=v) for h, v in zip(hits, values, strict=True)]

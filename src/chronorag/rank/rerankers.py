@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from chronorag.rank.base import Reranker
+from chronorag.rank.colbert import ColbertReranker
 from chronorag.rank.rerank_ce import CrossEncoderReranker
 from chronorag.rank.rerank_none import NoReranker
 from chronorag.registry import Registry
@@ -12,3 +13,4 @@ DEFAULT_RERANKER = "cross-encoder"
 RERANKERS: Registry[Reranker] = Registry("reranker")
 RERANKERS.add("cross-encoder", CrossEncoderReranker)
 RERANKERS.add("none", NoReranker)
+RERANKERS.add("colbert", ColbertReranker)

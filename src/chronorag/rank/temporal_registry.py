@@ -6,6 +6,8 @@ from collections.abc import Sequence
 
 from chronorag.model import Hit, Query
 from chronorag.rank.base import Reranker
+from chronorag.rank.mrag import MragTemporal
+from chronorag.rank.temporal import ChronoTemporal
 from chronorag.registry import Registry
 
 TEMPORAL: Registry[Reranker] = Registry("temporal scorer")
@@ -19,3 +21,6 @@ class NoTemporal:
 
 
 TEMPORAL.add("none", NoTemporal)
+TEMPORAL.add("mrag", MragTemporal)
+TEMPORAL.add("chronorag", ChronoTemporal)
+TEMPORAL.add("product", lambda: ChronoTemporal(mode="product"))

@@ -88,10 +88,6 @@ class _Entry:
     derived: bool
 
 
-def _lower_bound(interval: Interval | None) -> datetime | None:
-    return None if interval is None else interval.start
-
-
 def _exclusive_end(interval: Interval | None) -> datetime | None:
     """``valid_to`` ends at the start of its period; ``[null, X)`` falls back to ``X``."""
     if interval is None:
@@ -100,8 +96,8 @@ def _exclusive_end(interval: Interval | None) -> datetime | None:
 
 
 def _entry(doc: Document) -> _Entry:
-    start = _lower_bound(doc.valid_from)
-    published = _lower_bound(doc.published_at)
+    start = None if doc.valid_from is None else doc.valid_from.start
+    published = None if doc.published_at is None else doc.published_at.start
     supersede_from = start if doc.valid_from is not None else published
     undated = doc.valid_from is None and doc.occurred_at is None and doc.published_at is None
     return _Entry(doc.status, start, _exclusive_end(doc.valid_to), supersede_from,
@@ -139,27 +135,26 @@ class ValidityIndex:
         """Index ``documents`` (a later duplicate id replaces an earlier one)."""
         docs = {doc.id: doc for doc in documents}
         entries = {doc_id: _entry(doc) for doc_id, doc in docs.items()}
-        sup_edges = {i: _known(d.supersedes, entries, i) for i, d in docs.items()}
+        sup_edges = {i: _known(d.supersedes, entries) for i, d in docs.items()}
         der_edges = {i: tuple(dict.fromkeys(d.derived_from)) for i, d in docs.items()}
-        sup_scc, sup_cyclic = cycle_components(sup_edges)
-        der_scc, der_cyclic = cycle_components(der_edges)
+        sup_cycles = cycle_components(sup_edges)
+        der_cycles = cycle_components(der_edges)
         successors: dict[str, list[str]] = {}
         for doc_id in sorted(sup_edges):
             if entries[doc_id].status in _NEVER_ANSWER:
                 continue
             for target in sup_edges[doc_id]:
-                if sup_scc[target] != sup_scc[doc_id]:
+                if not _same_cycle(sup_cycles, doc_id, target):
                     successors.setdefault(target, []).append(doc_id)
         parents = {
-            i: tuple(t for t in targets if der_scc[t] != der_scc[i])
+            i: tuple(t for t in targets if not _same_cycle(der_cycles, i, t))
             for i, targets in der_edges.items() if targets
         }
-        roots = _roots(parents, der_scc)
-        log.debug("validity index: %d documents, %d in link cycles",
-                  len(entries), len(sup_cyclic | der_cyclic))
+        in_cycle = frozenset(sup_cycles) | frozenset(der_cycles)
+        log.debug("validity index: %d documents, %d in link cycles", len(entries), len(in_cycle))
         return cls(entries, successors={k: tuple(v) for k, v in successors.items()},
-                   parents=parents, roots=roots, lineages=_lineages(sup_edges),
-                   in_cycle=frozenset(sup_cyclic | der_cyclic))
+                   parents=parents, roots=_roots(parents, der_cycles),
+                   lineages=_lineages(sup_edges), in_cycle=in_cycle)
 
     def __contains__(self, doc_id: object) -> bool:
         return doc_id in self._entries
@@ -238,27 +233,24 @@ class ValidityIndex:
         return order
 
 
-def _known(targets: Sequence[str], entries: Mapping[str, _Entry], own: str) -> tuple[str, ...]:
+def _known(targets: Sequence[str], entries: Mapping[str, _Entry]) -> tuple[str, ...]:
     """Link targets present in the index (missing ones are ignored), without duplicates."""
-    return tuple(t for t in dict.fromkeys(targets) if t in entries or t == own)
+    return tuple(t for t in dict.fromkeys(targets) if t in entries)
 
 
-def cycle_components(
-    edges: Mapping[str, Sequence[str]],
-) -> tuple[dict[str, int], set[str]]:
-    """Strongly connected components (iterative Tarjan) of a link graph.
+def cycle_components(edges: Mapping[str, Sequence[str]]) -> dict[str, str]:
+    """Nodes on a cycle of a link graph, each mapped to the smallest id of its cycle.
 
-    Returns the component number of every node (link targets included) and the nodes that
-    lie on a cycle: components of two or more nodes, or a node linking to itself.
+    A cycle is a strongly connected component (iterative Tarjan) of two or more nodes, or a
+    node linking to itself. Nodes on no cycle are absent from the result.
     """
     index: dict[str, int] = {}
     low: dict[str, int] = {}
-    comp: dict[str, int] = {}
     stack: list[str] = []
     on_stack: set[str] = set()
-    nodes = list(dict.fromkeys([*edges, *(t for ts in edges.values() for t in ts)]))
-    for root in nodes:
-        if root in index:
+    cycles: dict[str, str] = {}
+    for root in edges:
+        if root in index or not edges[root]:
             continue
         work: list[tuple[str, int]] = [(root, 0)]
         while work:
@@ -277,41 +269,49 @@ def cycle_components(
                     low[node] = min(low[node], index[target])
                 continue
             if low[node] == index[node]:
-                while True:
-                    member = stack.pop()
-                    on_stack.discard(member)
-                    comp[member] = index[node]
-                    if member == node:
-                        break
+                _pop_component(node, stack, on_stack, edges, cycles)
             if work:
                 parent = work[-1][0]
                 low[parent] = min(low[parent], low[node])
-    sizes: dict[int, int] = {}
-    for c in comp.values():
-        sizes[c] = sizes.get(c, 0) + 1
-    cyclic = {n for n, c in comp.items() if sizes[c] > 1 or n in edges.get(n, ())}
-    return comp, cyclic
+    return cycles
 
 
-def _roots(parents: Mapping[str, tuple[str, ...]], scc: Mapping[str, int]) -> dict[str, str]:
+def _pop_component(node: str, stack: list[str], on_stack: set[str],
+                   edges: Mapping[str, Sequence[str]], cycles: dict[str, str]) -> None:
+    """Pop the component rooted at ``node``; record it in ``cycles`` when it is a cycle."""
+    members: list[str] = []
+    while True:
+        member = stack.pop()
+        on_stack.discard(member)
+        members.append(member)
+        if member == node:
+            break
+    if len(members) > 1 or node in edges.get(node, ()):
+        smallest = min(members)
+        cycles.update(dict.fromkeys(members, smallest))
+
+
+def _same_cycle(cycles: Mapping[str, str], a: str, b: str) -> bool:
+    """True when the link ``a -> b`` lies on a cycle (and is therefore broken)."""
+    return a == b or (a in cycles and cycles[a] == cycles.get(b))
+
+
+def _roots(parents: Mapping[str, tuple[str, ...]], cycles: Mapping[str, str]) -> dict[str, str]:
     """Root origin of every copy: follow the first unbroken ``derived_from`` link upward.
 
     A cycle member without outside links roots at the smallest id of its cycle, so a
     cycle of mutual copies counts as one voice. Missing targets are roots themselves.
+    Documents absent from the result are their own root.
     """
-    smallest: dict[int, str] = {}
-    for node, comp in scc.items():
-        if comp not in smallest or node < smallest[comp]:
-            smallest[comp] = node
     roots: dict[str, str] = {}
-    for start in scc:
+    for start in parents:
         path: list[str] = []
         node = start
         while node not in roots:
             path.append(node)
             links = parents.get(node, ())
             if not links:
-                roots[node] = smallest.get(scc[node], node) if node in scc else node
+                roots[node] = cycles.get(node, node)
                 break
             node = links[0]
         root = roots[node]

@@ -32,8 +32,9 @@ _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct",
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 
 
-def MONTH(name: str = "mon") -> str:  # noqa: N802 - reads as a pattern constant
-    return (rf"(?P<{name}>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?"
+def MONTH(name: str = "mon") -> str:
+    return (rf"(?<![^\W\d_])(?P<{name}>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?"
+            rf"|may|june?|july?"
             rf"|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b\.?")
 
 
@@ -50,7 +51,7 @@ _COUNT_NOUNS = (
 )
 
 
-def YEAR(name: str = "y") -> str:  # noqa: N802
+def YEAR(name: str = "y") -> str:
     return rf"{_NUMGUARD_BEFORE}(?P<{name}>{_Y}){_NUMGUARD_AFTER}{_COUNT_NOUNS}"
 
 
@@ -89,13 +90,14 @@ def iso_month(m: re.Match[str], ctx: Context) -> Result:
 _WEEKDAY_PREFIX = r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day\s*,?\s+)?"
 
 
-@rule(_WEEKDAY_PREFIX + r"(?:the\s+)?(?P<d>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?"
-      + MONTH() + r"\s*,?\s*(?P<y>\d{4})(?!\d)")
+@rule(_WEEKDAY_PREFIX + r"(?:the\s+)?(?<![\d.])(?P<d>\d{1,2})(?:st|nd|rd|th)?\s*(?:of\s+)?"
+      + MONTH() + r"\s*,?\s*(?P<y>\d{3,4})(?!\d)")
 def day_month_year(m: re.Match[str], ctx: Context) -> Result:
     return _date(m["y"], month_number(m["mon"]), m["d"], ctx)
 
 
-@rule(_WEEKDAY_PREFIX + MONTH() + r"\s+(?P<d>\d{1,2})(?:st|nd|rd|th)?\s*,?\s*(?P<y>\d{4})(?!\d)")
+@rule(_WEEKDAY_PREFIX + MONTH() + r"\s+(?P<d>\d{1,2})(?!\d)(?:st|nd|rd|th)?"
+      r"(?:\s*,\s*|\s+)(?P<y>\d{3,4})(?!\d)")
 def month_day_year(m: re.Match[str], ctx: Context) -> Result:
     return _date(m["y"], month_number(m["mon"]), m["d"], ctx)
 
@@ -109,7 +111,7 @@ def month_range(m: re.Match[str], ctx: Context) -> Result:
     return cal.months(int(m["y"]), first, last - first + 1, ctx.tz, Granularity.MONTH)
 
 
-@rule(MONTH() + r"\s*,?\s*(?:of\s+)?(?P<y>\d{4})(?!\d)")
+@rule(MONTH() + r"\s*,?\s*(?:of\s+)?(?P<y>\d{3,4})(?!\d)")
 def month_year(m: re.Match[str], ctx: Context) -> Result:
     return cal.month(int(m["y"]), month_number(m["mon"]), ctx.tz)
 
@@ -147,12 +149,23 @@ _PARTS = {"early": "early", "mid": "mid", "middle": "mid", "late": "late"}
 
 @rule(r"(?:the\s+)?" + _PART + r"[\s-]*(?:the\s+)?(?P<dec>1\d{2}0|20\d0)\s*['’]?s\b")
 def decade_part(m: re.Match[str], ctx: Context) -> Result:
-    return cal.decade(int(m["dec"]), ctx.tz, _PARTS[m["p"].lower()])
+    first, part = int(m["dec"]), _PARTS[m["p"].lower()]
+    if _is_hundreds(first):
+        return cal.century(first // 100 + 1, ctx.tz, part)
+    return cal.decade(first, ctx.tz, part)
+
+
+def _is_hundreds(first: int) -> bool:
+    """"the 1800s" is a century (1800-1899); "the 2000s" is read as a decade (2000-2009)."""
+    return first % 100 == 0 and first < 2000
 
 
 @rule(r"(?:the\s+)?(?<![\d$£€#.,])(?P<dec>1\d{2}0|20\d0)\s*['’]?s\b")
 def decade(m: re.Match[str], ctx: Context) -> Result:
-    return cal.decade(int(m["dec"]), ctx.tz)
+    first = int(m["dec"])
+    if _is_hundreds(first):
+        return cal.century(first // 100 + 1, ctx.tz)
+    return cal.decade(first, ctx.tz)
 
 
 @rule(r"(?:the\s+)?(?:" + _PART + r"[\s-]+)?(?P<c>1\d|2[01]|[1-9])(?:st|nd|rd|th)[\s-]+century\b")
@@ -172,7 +185,7 @@ def year_part(m: re.Match[str], ctx: Context) -> Result:
 # ---------------------------------------------------------------- years and year ranges
 @rule(r"(?:(?P<pre>from|between)\s+)?" + YEAR("y1")
       + r"\s*(?:-|–|—|/|\bto\b|\buntil\b|\btill\b|\bthrough\b|\band\b)\s*"
-      + r"(?P<y2>" + _Y + r"|\d{2})(?!\d|[.,:]\d|\s*%)" + _COUNT_NOUNS, kind="range")
+      + r"(?P<y2>" + _Y + r"|\d{2})(?!\d|[.,:]\d|\s*%|[^\W\d_])" + _COUNT_NOUNS, kind="range")
 def year_range(m: re.Match[str], ctx: Context) -> Result:
     first = int(m["y1"])
     tail = m["y2"]

@@ -16,16 +16,19 @@ from chronorag.model import Interval, Relation
 from chronorag.timex.engine import Found
 
 _EN_PREFIX = re.compile(
-    r"(?:^|(?<=[\s,(]))(?P<w>ever since|since|before|prior to|earlier than|after|later than"
+    r"(?:^|(?<=[\s,(]))(?P<w>ever since|starting (?:in|from|on)|beginning (?:in|from|on)"
+    r"|since|before|prior to|earlier than|after|later than"
     r"|until|up until|up till|till|up to|no later than|not later than|by|as of|as at"
     r"|from|starting|beginning|in|on|during|at|within|throughout|around|circa|for)\s+$",
     re.IGNORECASE)
 _EN_SUFFIX = re.compile(
     r"\s*(?P<w>onwards?|and later|or later|and after|and earlier|or earlier|and before"
-    r"|on\b(?=\s*[?.!,]|\s*$))", re.IGNORECASE)
+    r")\b", re.IGNORECASE)
 _ZH_PREFIX = re.compile(r"(?P<w>自从|自|从|截至|截止到|截止|直到|到|至|在|于|早于|晚于)\s*$")
 _ZH_SUFFIX = re.compile(
     r"\s*(?P<w>以前|之前|前|以后|之后|后|以来|起|开始|至今|为止|期间|时|的时候|当时)")
+
+_OWN_PREFIX = re.compile(r"from\b|between\b|[从自在]", re.IGNORECASE)
 
 _WORDS: dict[str, Relation] = {
     "before": Relation.BEFORE, "prior to": Relation.BEFORE, "earlier than": Relation.BEFORE,
@@ -33,8 +36,11 @@ _WORDS: dict[str, Relation] = {
     "after": Relation.AFTER, "later than": Relation.AFTER,
     "and later": Relation.SINCE, "or later": Relation.SINCE, "and after": Relation.SINCE,
     "since": Relation.SINCE, "ever since": Relation.SINCE, "from": Relation.SINCE,
-    "starting": Relation.SINCE, "beginning": Relation.SINCE, "onwards": Relation.SINCE,
-    "onward": Relation.SINCE, "on": Relation.SINCE,
+    "starting": Relation.SINCE, "starting in": Relation.SINCE, "starting from": Relation.SINCE,
+    "starting on": Relation.SINCE, "beginning in": Relation.SINCE,
+    "beginning from": Relation.SINCE, "beginning on": Relation.SINCE,
+    "beginning": Relation.SINCE, "onwards": Relation.SINCE,
+    "onward": Relation.SINCE,
     "until": Relation.UNTIL, "up until": Relation.UNTIL, "up till": Relation.UNTIL,
     "till": Relation.UNTIL, "up to": Relation.UNTIL, "by": Relation.UNTIL,
     "no later than": Relation.UNTIL, "not later than": Relation.UNTIL,
@@ -83,12 +89,12 @@ def relate(text: str, found: Found, *, lo: int = 0, hi: int | None = None) -> Re
     assert found.interval is not None
     hi = len(text) if hi is None else hi
     start, end = found.start, found.end
-    before = _EN_PREFIX.search(text, max(lo, start - 16), start) or _ZH_PREFIX.search(
+    before = _EN_PREFIX.search(text, max(lo, start - 20), start) or _ZH_PREFIX.search(
         text, max(lo, start - 4), start)
     after = _ZH_SUFFIX.match(text, end, hi) or _EN_SUFFIX.match(text, end, hi)
     pre, post = _relation_of(before and before["w"]), _relation_of(after and after["w"])
-    if before is not None and text[max(lo, before.start() - 3):before.start()].lower() == "up ":
-        before = None  # "up to" handled by its own word; avoid splitting it
+    if found.kind == "range" and _OWN_PREFIX.match(text, start):
+        before = None  # "play for from 2009 to 2010": the range brings its own word
     if found.kind == "range":
         relation = Relation.BETWEEN
     elif post not in (Relation.IN,):

@@ -1,0 +1,41 @@
+"""Question understanding: content, intent and time constraint.
+
+``understand("Who was the last winner of the Tour before 2022?", now=...)`` gives content
+"Who was the winner of the Tour?", intent CONTENT and the constraint
+``before / last / [None, 2022-01-01)``. The first time expression of the question sets the
+constraint; with no relation word it is ``in``; with no time at all the relation is
+``none``. See ``chronorag.timex.relations`` for the interval each relation selects.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, tzinfo
+
+from chronorag.model import Understanding
+from chronorag.timex import parse
+from chronorag.timex.pipeline import context, find
+from chronorag.timex.relations import relate
+from chronorag.understand.constraint import build, order_of, time_constraint
+from chronorag.understand.content import remove_spans
+from chronorag.understand.intent import detect_intent
+
+__all__ = ["understand"]
+
+
+def understand(question: str, *, now: datetime, tz: tzinfo = UTC) -> Understanding:
+    """Content, intent, constraint and time expressions of ``question`` (entities: none yet)."""
+    found = [f for f in find(question, context(now, tz)) if f.interval is not None]
+    relation, related = time_constraint(question, found)
+    spans = [(r.start, r.end) for r in (relate(question, f) for f in found)]
+    blanked = list(question)
+    for start, end in spans:
+        blanked[start:end] = " " * (end - start)
+    order, order_spans = order_of("".join(blanked))
+    content = remove_spans(question, spans + order_spans)
+    return Understanding(
+        question=question,
+        content=content,
+        intent=detect_intent(question),
+        constraint=build(relation, related, order),
+        time_expressions=tuple(parse(question, now=now, tz=tz)),
+    )

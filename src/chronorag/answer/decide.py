@@ -1,0 +1,157 @@
+"""Which evidence decides the answer, and when to say ``uncertain`` instead of guessing.
+
+Works on :class:`~chronorag.model.Evidence` items (text *with* title, type, status, owner
+and dates), in pipeline order, already judged by the validity rules. The rules:
+
+* **Relevant**: ``scores["semantic"] >= min_semantic``.
+* **May decide**: relevant, ``applicable``, not ``violates_time``, and from a *decisive*
+  source type (a forum post may support, never decide).
+* **Top band**: deciders whose semantic score lies within ``margin`` of the best decider's.
+  The deciding item is the first of the band after putting originals before copies (a copy
+  is one voice with its origin, so the origin speaks for it) and higher authority priors
+  first (the prior breaks ties among equally relevant applicable sources); pipeline order
+  decides the rest.
+* **Uncertain**: the deciding item is ``undated`` (flag ``rests_on_undated``), or another
+  band item that is approved, not a copy, and owned by a different owner than the approved
+  deciding item states different facts (see :func:`~chronorag.answer.shape.states_differ`):
+  both are kept as parallel views, flags ``parallel_views`` and ``owner:<name>`` per view,
+  and the answer names every owner.
+* **Not found**: no item may decide. Flags say why: ``only_non_decisive`` (relevant
+  applicable evidence exists, but only from non-decisive sources), else
+  ``no_applicable_evidence`` (relevant evidence exists, none applicable); plus
+  ``only_upcoming`` when a relevant document will apply later.
+* **Upcoming**: upcoming items (approved, start after ``as_of``) that are relevant and
+  within ``margin`` of the best relevant semantic score, one per document, earliest start
+  first. The short answer appends ``; from <date>: <their answer>`` for each.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from chronorag.answer.shape import short_answer, states_differ
+from chronorag.model import AnswerStatus, Evidence
+from chronorag.rank.authority import AuthorityPrior
+
+DEFAULT_MARGIN = 0.15
+"""Semantic scores (cross-encoder sigmoid, 0..1) within this of the best count as equal."""
+
+RESTS_ON_UNDATED = "rests_on_undated"
+PARALLEL_VIEWS = "parallel_views"
+NO_APPLICABLE = "no_applicable_evidence"
+ONLY_NON_DECISIVE = "only_non_decisive"
+ONLY_UPCOMING = "only_upcoming"
+
+
+@dataclass(frozen=True)
+class AnswerRules:
+    """Thresholds of the answer stage (see the module docstring for how they are used)."""
+
+    min_semantic: float = 0.05
+    margin: float = DEFAULT_MARGIN
+    authority: AuthorityPrior = field(default_factory=AuthorityPrior)
+
+
+@dataclass(frozen=True)
+class Decision:
+    """Status, short answer, the evidence that decided (first) with its parallel views,
+    the relevant upcoming items and the answer-level flags."""
+
+    status: AnswerStatus
+    answer: str | None
+    deciding: tuple[Evidence, ...]
+    upcoming: tuple[Evidence, ...]
+    flags: tuple[str, ...]
+
+
+def semantic(item: Evidence) -> float:
+    """The relevance score of an evidence item (0 when the pipeline gave none)."""
+    return float(item.scores.get("semantic", 0.0))
+
+
+def decide(question: str, evidence: Sequence[Evidence], *, upcoming: Sequence[Evidence] = (),
+           as_of: datetime, rules: AnswerRules | None = None) -> Decision:
+    """Apply the answer rules of this module to evidence items in pipeline order."""
+    rules = rules or AnswerRules()
+    relevant = [e for e in evidence if semantic(e) >= rules.min_semantic]
+    soon = relevant_upcoming(relevant, upcoming, rules=rules)
+    usable = [e for e in relevant if e.applicable and "violates_time" not in e.flags]
+    deciders = [e for e in usable if rules.authority.decisive(e.source_type)]
+    if not deciders:
+        why = [ONLY_NON_DECISIVE] if usable else [NO_APPLICABLE] if relevant else []
+        if soon:
+            why.append(ONLY_UPCOMING)
+        return Decision(AnswerStatus.NOT_FOUND, None, (), soon, tuple(why))
+    band = _top_band(deciders, rules)
+    first = band[0]
+    views = [first, *_parallel_views(question, first, band[1:])]
+    flags: list[str] = []
+    status = AnswerStatus.ANSWERED
+    if "undated" in first.flags:
+        status = AnswerStatus.UNCERTAIN
+        flags.append(RESTS_ON_UNDATED)
+    if len(views) > 1:
+        status = AnswerStatus.UNCERTAIN
+        flags.append(PARALLEL_VIEWS)
+        flags.extend(f"owner:{v.owner}" for v in views)
+        text = "; ".join(f"{_said(question, v)} ({v.owner})" for v in views)
+    else:
+        text = _said(question, first)
+    for item in soon:
+        text += f"; from {_local_date(item.valid_from, as_of)}: {_said(question, item)}"
+    return Decision(status, text, tuple(views), soon, tuple(flags))
+
+
+def relevant_upcoming(relevant: Sequence[Evidence], upcoming: Sequence[Evidence], *,
+                      rules: AnswerRules) -> tuple[Evidence, ...]:
+    """Upcoming items as relevant as the best relevant evidence (within the margin),
+    one per document, earliest ``valid_from`` first."""
+    pool = [*relevant, *upcoming]
+    if not pool:
+        return ()
+    floor = max(rules.min_semantic, max(semantic(e) for e in pool) - rules.margin)
+    chosen: dict[str, Evidence] = {}
+    for item in upcoming:
+        if semantic(item) >= floor and item.doc_id not in chosen:
+            chosen[item.doc_id] = item
+    return tuple(sorted(chosen.values(), key=lambda e: e.valid_from or ""))
+
+
+def _top_band(deciders: Sequence[Evidence], rules: AnswerRules) -> list[Evidence]:
+    """Deciders within the margin of the best one: originals, then higher prior, first."""
+    best = max(semantic(e) for e in deciders)
+    band = [e for e in deciders if semantic(e) >= best - rules.margin]
+    # sorted() is stable: equal keys keep the pipeline's order (temporal fit included).
+    return sorted(band, key=lambda e: ("derived_copy" in e.flags,
+                                       -rules.authority.prior(e.source_type)))
+
+
+def _parallel_views(question: str, first: Evidence,
+                    others: Sequence[Evidence]) -> list[Evidence]:
+    """One disagreeing item per other owner, when both sides are approved originals."""
+    if first.status != "approved" or not first.owner:
+        return []
+    views: dict[str, Evidence] = {}
+    for item in others:
+        if (item.status == "approved" and item.owner and item.owner != first.owner
+                and "derived_copy" not in item.flags and item.owner not in views
+                and states_differ(_sentence(first), _sentence(item), question=question)):
+            views[item.owner] = item
+    return list(views.values())
+
+
+def _sentence(item: Evidence) -> str:
+    return item.sentence or item.text
+
+
+def _said(question: str, item: Evidence) -> str:
+    return short_answer(question, _sentence(item))
+
+
+def _local_date(iso: str | None, as_of: datetime) -> str:
+    """The calendar date of ``iso`` in the time zone of ``as_of`` (how the caller reads it)."""
+    if iso is None:
+        return "a later date"
+    return datetime.fromisoformat(iso).astimezone(as_of.tzinfo).date().isoformat()

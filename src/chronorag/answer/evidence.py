@@ -1,0 +1,80 @@
+"""Hits become evidence items: the chunk plus its document's metadata and best sentence.
+
+Everything after this point (deciding the answer, packing context for a generator) reads
+``Evidence`` only, so title, source type, status, owner and dates always travel with the
+text; nothing downstream sees a bare string.
+"""
+
+from __future__ import annotations
+
+import re
+
+from chronorag.model import Chunk, Document, Evidence, Hit, Interval
+from chronorag.rank.authority import AuthorityPrior
+
+NON_DECISIVE = "non_decisive"
+"""Evidence flag: the source type may support an answer but never decide it (forum)."""
+
+_WORD = re.compile(r"\w+", re.UNICODE)
+_CJK = re.compile(r"[\u3400-\u9fff]")
+
+
+def to_evidence(hit: Hit, document: Document | None, *, question: str = "",
+                authority: AuthorityPrior | None = None) -> Evidence:
+    """One evidence item: the chunk, its document's source fields, scores and best sentence.
+
+    A hit from a source type the authority prior marks non-decisive gains the
+    ``non_decisive`` flag, so a caller sees why it did not decide the answer.
+    """
+    chunk, doc = hit.chunk, document
+    scores = dict(hit.scores)
+    scores.setdefault("semantic", 0.0)
+    scores.setdefault("temporal", 1.0)
+    source_type = doc.source_type if doc else None
+    flags = hit.flags
+    if not (authority or AuthorityPrior()).decisive(source_type):
+        flags = (*flags, NON_DECISIVE) if NON_DECISIVE not in flags else flags
+    return Evidence(
+        doc_id=chunk.doc_id, chunk_id=chunk.id, title=doc.title if doc else "",
+        text=chunk.text, start=chunk.start, end=chunk.end,
+        source_type=source_type,
+        status=doc.status.value if doc and doc.status else None,
+        valid_from=_start(doc.valid_from) if doc else None,
+        valid_to=_start(doc.valid_to) if doc else None,
+        occurred_at=_start(doc.occurred_at) if doc else None,
+        applicable=hit.applicable, flags=flags, score=hit.score, scores=scores,
+        owner=doc.owner if doc else None,
+        published_at=_start(doc.published_at) if doc else None,
+        sentence=best_sentence(question, chunk, hit.best_sentence),
+    )
+
+
+def best_sentence(question: str, chunk: Chunk, index: int | None = None) -> str:
+    """The chunk sentence that best answers ``question`` (a ranker's choice wins).
+
+    Without a ranker's choice: the sentence sharing most words with the question,
+    the earliest on ties; a chunk without sentences answers with its whole text.
+    """
+    if not chunk.sentences:
+        return chunk.text
+    if index is not None:
+        for sentence in chunk.sentences:
+            if sentence.index == index:
+                return sentence.text
+    terms = terms_of(question)
+    best = max(chunk.sentences, key=lambda s: (len(terms & terms_of(s.text)), -s.index))
+    return best.text
+
+
+def terms_of(text: str) -> set[str]:
+    """Lower-cased words longer than two letters, plus CJK character bigrams."""
+    words = {w.lower() for w in _WORD.findall(text) if len(w) > 2 and not _CJK.search(w)}
+    # CJK has no spaces: character bigrams stand in for words.
+    cjk = "".join(_CJK.findall(text))
+    return words | {cjk[i : i + 2] for i in range(len(cjk) - 1)}
+
+
+def _start(interval: Interval | None) -> str | None:
+    if interval is None or interval.start is None:
+        return None
+    return interval.start.isoformat()

@@ -1,0 +1,84 @@
+"""Short answers and the facts a sentence states (used to detect disagreement).
+
+Deterministic string rules, no model: a "how many days" question answers "45 days" when
+the sentence says so; anything else answers with the whole best sentence.
+"""
+
+from __future__ import annotations
+
+import re
+
+_DURATION_UNITS = (r"(?:(?:business|working|calendar)\s+)?"
+                   r"(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?)")
+_NUMBER = r"\d+(?:[.,]\d+)?"
+_HOW_MANY = re.compile(r"\bhow\s+(?:many|much)\s+([a-z]+)", re.IGNORECASE)
+_DURATION_QUESTION = re.compile(
+    r"\bhow\s+long\b|\bwindow\b|\bperiod\b|\bdeadline\b|\btime\s+limit\b", re.IGNORECASE)
+_DURATION = re.compile(rf"\b{_NUMBER}\s+{_DURATION_UNITS}\b", re.IGNORECASE)
+_NUMBERS = re.compile(_NUMBER)
+_WORD = re.compile(r"[a-z]+")
+_NUMBER_WORDS = {
+    "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
+    "seven": "7", "eight": "8", "nine": "9", "ten": "10", "eleven": "11", "twelve": "12",
+    "fourteen": "14", "fifteen": "15", "twenty": "20", "thirty": "30", "sixty": "60",
+    "ninety": "90", "hundred": "100",
+}
+_STOP_WORDS = """
+a an and are as at be been but by can do does for from has have how i if in into is it its
+may must no not of on or our shall should so than that the their them then there these they
+this to up us was we were what when where which who will with within without you your any
+all also more most other such only same each per after before during until since
+"""
+_STOP = frozenset(_STOP_WORDS.split())
+
+
+def short_answer(question: str, sentence: str) -> str:
+    """The part of ``sentence`` that answers ``question``; the sentence when no rule fits.
+
+    "How many X" takes the first "<number> [up to two words] X" of the sentence; a
+    duration question ("how long", "window", "period", "deadline") the first
+    "<number> <time unit>".
+    """
+    match = _HOW_MANY.search(question)
+    if match:
+        unit = match.group(1).lower().rstrip("s")
+        counted = re.search(rf"\b{_NUMBER}\s+(?:[a-z]+\s+){{0,2}}?{re.escape(unit)}s?\b",
+                            sentence, re.IGNORECASE)
+        if counted:
+            return counted.group(0)
+    if match or _DURATION_QUESTION.search(question):
+        duration = _DURATION.search(sentence)
+        if duration:
+            return duration.group(0)
+    return sentence.strip()
+
+
+def stated_numbers(text: str) -> frozenset[str]:
+    """Numbers a text states, digits and common number words alike ("five" == "5")."""
+    digits = {n.replace(",", ".") for n in _NUMBERS.findall(text)}
+    words = {_NUMBER_WORDS[w] for w in _WORD.findall(text.lower()) if w in _NUMBER_WORDS}
+    return frozenset(digits | words)
+
+
+def key_terms(text: str, *, ignore: str = "") -> frozenset[str]:
+    """Content words of ``text`` (no stop words, no words of ``ignore``, e.g. the question)."""
+    skip = set(_WORD.findall(ignore.lower())) | _STOP
+    return frozenset(w for w in _WORD.findall(text.lower()) if len(w) > 2 and w not in skip)
+
+
+def states_differ(first: str, second: str, *, question: str = "") -> bool:
+    """True when two answer sentences state different facts.
+
+    Rule (simple and deterministic): if either sentence states numbers, they differ when
+    their sets of numbers differ; otherwise they differ when their key terms (content
+    words not in the question) overlap by less than half (Jaccard < 0.5).
+    """
+    numbers_a, numbers_b = stated_numbers(first), stated_numbers(second)
+    if numbers_a or numbers_b:
+        return numbers_a != numbers_b
+    terms_a = key_terms(first, ignore=question)
+    terms_b = key_terms(second, ignore=question)
+    union = terms_a | terms_b
+    if not union:
+        return False
+    return len(terms_a & terms_b) / len(union) < 0.5

@@ -1,0 +1,172 @@
+"""What a knowledge-base owner must look at: ``review(store, as_of=...) -> ReviewReport``.
+
+Three lists, all judged at ``as_of`` with the validity rules of ``chronorag.rank.validity``:
+
+* ``undated``: documents with no usable date (no valid_from, occurred_at or published_at);
+  answers resting on them are ``uncertain``. Retired documents are left out.
+* ``stale_copies``: copies (``derived_from``) that are live themselves (not draft/retired,
+  not expired by their own ``valid_to``) while an origin is not applicable (superseded,
+  expired, retired, ...): the copy must be rewritten from the successor or retired.
+* ``similar_pairs``: pairs of applicable documents of different owners (both set), with no
+  ``supersedes``/``derived_from`` link between them (directly or through their version
+  lineage or copy origin), whose stored chunk vectors reach cosine ``>= threshold``: a
+  missing ``supersedes``, or parallel views that their owners should confirm.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import numpy as np
+
+from chronorag.config import get_preset
+from chronorag.model import Document, Status
+from chronorag.rank.validity import UNDATED, Validity, ValidityIndex
+from chronorag.store.base import Store
+
+DEFAULT_THRESHOLD = 0.9
+_BLOCK = 1024  # rows per similarity block: bounds memory to _BLOCK x n floats
+
+
+@dataclass(frozen=True)
+class ReviewItem:
+    """One finding: its kind, the documents and owners involved, and why."""
+
+    kind: str
+    doc_ids: tuple[str, ...]
+    owners: tuple[str | None, ...]
+    reason: str
+    similarity: float | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "doc_ids": list(self.doc_ids), "owners": list(self.owners),
+                "reason": self.reason,
+                "similarity": None if self.similarity is None else round(self.similarity, 4)}
+
+
+@dataclass(frozen=True)
+class ReviewReport:
+    """Findings of :func:`review` at ``as_of``."""
+
+    as_of: datetime
+    threshold: float
+    undated: tuple[ReviewItem, ...] = ()
+    stale_copies: tuple[ReviewItem, ...] = ()
+    similar_pairs: tuple[ReviewItem, ...] = ()
+
+    @property
+    def items(self) -> tuple[ReviewItem, ...]:
+        """All findings, in section order."""
+        return (*self.undated, *self.stale_copies, *self.similar_pairs)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"as_of": self.as_of.isoformat(), "threshold": self.threshold,
+                "undated": [i.to_json() for i in self.undated],
+                "stale_copies": [i.to_json() for i in self.stale_copies],
+                "similar_pairs": [i.to_json() for i in self.similar_pairs]}
+
+
+def review(store: Store, *, as_of: datetime, threshold: float = DEFAULT_THRESHOLD,
+           embedder: str | None = None) -> ReviewReport:
+    """Review every stored document at ``as_of`` (tz-aware); see the module docstring.
+
+    ``embedder`` names the stored vectors to compare (default: the default preset's).
+    """
+    if as_of.tzinfo is None:
+        raise ValueError(f"as_of must be timezone-aware, got {as_of!r}; attach a tzinfo")
+    documents = {d.id: d for d in store.documents()}
+    index = ValidityIndex.build(documents.values())
+    verdicts = {i: index.judge(i, as_of=as_of) for i in documents}
+    name = embedder or get_preset("default").embedder
+    return ReviewReport(
+        as_of=as_of, threshold=threshold,
+        undated=tuple(_undated(documents, verdicts)),
+        stale_copies=tuple(_stale_copies(documents, verdicts)),
+        similar_pairs=tuple(_similar_pairs(store, documents, verdicts, index,
+                                           threshold=threshold, embedder=name)),
+    )
+
+
+def _undated(documents: dict[str, Document], verdicts: dict[str, Validity]) -> list[ReviewItem]:
+    return [
+        ReviewItem("undated", (i,), (d.owner,),
+                   "no valid_from, occurred_at or published_at: answers resting on it are "
+                   "uncertain; add its dates")
+        for i, d in documents.items()
+        if UNDATED in verdicts[i].flags and d.status is not Status.RETIRED
+    ]
+
+
+def _stale_copies(documents: dict[str, Document], verdicts: dict[str, Validity],
+                  ) -> list[ReviewItem]:
+    items = []
+    for doc_id, doc in documents.items():
+        if not doc.derived_from or doc.status in (Status.DRAFT, Status.RETIRED):
+            continue
+        for origin in doc.derived_from:
+            verdict = verdicts.get(origin)
+            if verdict is None or verdict.applicable:
+                continue
+            why = ", ".join(f for f in verdict.flags if f not in ("derived_copy", UNDATED))
+            by = f" by {', '.join(verdict.superseded_by)}" if verdict.superseded_by else ""
+            items.append(ReviewItem(
+                "stale_copy", (doc_id, origin), (doc.owner, documents[origin].owner),
+                f"copy of {origin}, which is {why}{by}: rewrite the copy or retire it"))
+    return items
+
+
+def _similar_pairs(store: Store, documents: dict[str, Document],
+                   verdicts: dict[str, Validity], index: ValidityIndex, *,
+                   threshold: float, embedder: str) -> list[ReviewItem]:
+    chunk_ids, matrix = store.vectors(embedder)
+    if not chunk_ids:
+        return []
+    doc_of = {c.id: c.doc_id for c in store.chunks()}
+    rows = [r for r, cid in enumerate(chunk_ids)
+            if (d := doc_of.get(cid)) in documents and verdicts[d].applicable
+            and documents[d].owner]
+    owners = [doc_of[chunk_ids[r]] for r in rows]
+    best = _best_doc_pairs(matrix[rows], owners, threshold=threshold)
+    items = []
+    for (a, b), score in sorted(best.items()):
+        da, db = documents[a], documents[b]
+        if da.owner == db.owner or _linked(index, verdicts, a, b, documents):
+            continue
+        items.append(ReviewItem(
+            "similar_unlinked", (a, b), (da.owner, db.owner),
+            "applicable, highly similar, different owners, no supersedes/derived_from "
+            "link: add the missing supersedes, or confirm them as parallel views",
+            similarity=score))
+    return items
+
+
+def _best_doc_pairs(matrix: np.ndarray, doc_ids: Sequence[str], *,
+                    threshold: float) -> dict[tuple[str, str], float]:
+    """Highest chunk cosine per pair of distinct documents, for pairs at ``threshold``."""
+    if len(doc_ids) < 2:
+        return {}
+    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+    unit = matrix / np.where(norms == 0, 1.0, norms)
+    best: dict[tuple[str, str], float] = {}
+    for start in range(0, len(doc_ids), _BLOCK):
+        sims = unit[start : start + _BLOCK] @ unit.T
+        for i, j in zip(*np.nonzero(sims >= threshold), strict=True):
+            a, b = doc_ids[start + int(i)], doc_ids[int(j)]
+            if a < b:
+                key = (a, b)
+                best[key] = max(best.get(key, -1.0), float(sims[i, j]))
+    return best
+
+
+def _linked(index: ValidityIndex, verdicts: dict[str, Validity], a: str, b: str,
+            documents: dict[str, Document]) -> bool:
+    """True when ``a`` and ``b`` are versions of one lineage or copies of one origin."""
+    if index.lineage(a) == index.lineage(b):
+        return True
+    root_a = verdicts[a].origin or a
+    root_b = verdicts[b].origin or b
+    return (root_a == root_b or b in documents[a].derived_from
+            or a in documents[b].derived_from)

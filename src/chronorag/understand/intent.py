@@ -1,0 +1,32 @@
+"""Question intent: does it ask for a time, a count of occurrences, or content?
+
+COUNT is only for counting occurrences or records ("how many times", "how often", 几次);
+"how many days do I have to return it" asks for content, not a count of records.
+"""
+
+from __future__ import annotations
+
+import re
+
+from chronorag.model import Intent
+
+_COUNT = re.compile(
+    r"\bhow\s+many\s+times\b|\bhow\s+often\b|\bhow\s+frequently\b|\bnumber\s+of\s+times\b"
+    r"|\bhow\s+many\s+(?:occasions|visits|incidents|outages)\b"
+    r"|几次|多少次|多少回|几回|几遍|多少遍|多频繁|频率",
+    re.IGNORECASE)
+_TIME = re.compile(
+    r"(?:^|[,;:]\s*|\b(?:and|but|so|exactly|then)\s+)when\b|\b(?:since|until|till|by)\s+when\b"
+    r"|\bwhat\s+time\b|\b(?:what|which)\s+(?:year|date|day|month|decade|century|season)\b"
+    r"|\bhow\s+long\s+ago\b|\bwhat\s+(?:is|was)\s+the\s+date\b"
+    r"|什么时候|啥时候|几点|哪天|哪一天|哪年|哪一年|何时|几月|哪个月|几号|什么时间|哪个时间|哪一月",
+    re.IGNORECASE)
+
+
+def detect_intent(question: str) -> Intent:
+    """COUNT for "how many times"/几次, TIME for "when"/"what year"/什么时候, else CONTENT."""
+    if _COUNT.search(question):
+        return Intent.COUNT
+    if _TIME.search(question.strip()):
+        return Intent.TIME
+    return Intent.CONTENT
