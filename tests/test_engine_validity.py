@@ -95,7 +95,7 @@ def _expect(answer: Answer, expect: dict[str, Any]) -> None:
         assert [u["doc_id"] for u in got["upcoming"]] == expect["upcoming"], context
     for flag in expect.get("flags", []):
         assert flag in got["flags"], context
-    by_doc = {}
+    by_doc: dict[str, dict[str, Any]] = {}
     for item in got["evidence"]:
         by_doc.setdefault(item["doc_id"], item)
     for doc_id, want in expect.get("evidence", {}).items():

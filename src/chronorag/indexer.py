@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 
 from chronorag.ingest import chunk_document, load_paths
-from chronorag.model import Chunk, Document, Mention
+from chronorag.model import Chunk, Document, Interval, Mention
 from chronorag.retrieve.base import Embedder
 from chronorag.store.base import PreparedDocument, Store
 
@@ -93,22 +93,36 @@ def _prepare(
 
 
 def with_event_time(doc: Document, chunks: tuple[Chunk, ...]) -> tuple[Chunk, ...]:
-    """Give every sentence of a dated record its ``occurred_at`` as a time mention.
+    """Give every sentence the times its document's metadata states.
 
-    A life-log entry such as "12:30 吃了午饭" says when only in its metadata; the temporal
-    scorer reads sentence mentions, so the event time is attached where it looks.
+    A life-log entry such as "12:30 吃了午饭" says when only in ``occurred_at``, and a
+    policy says when it applies only in ``valid_from``/``valid_to``. The temporal scorer
+    reads sentence mentions, so these metadata times are attached where it looks.
     """
-    if doc.occurred_at is None:
+    extra = metadata_times(doc)
+    if not extra:
         return chunks
-    event = doc.occurred_at
     out = []
     for chunk in chunks:
         sentences = tuple(
-            replace(s, mentions=(*s.mentions, Mention("occurred_at", s.start, s.start, event)))
+            replace(s, mentions=(*s.mentions,
+                                 *(Mention(name, s.start, s.start, iv) for name, iv in extra)))
             for s in chunk.sentences
         )
         out.append(replace(chunk, sentences=sentences))
     return tuple(out)
+
+
+def metadata_times(doc: Document) -> list[tuple[str, Interval]]:
+    """The event time and the validity period of a document, as intervals."""
+    times: list[tuple[str, Interval]] = []
+    if doc.occurred_at is not None:
+        times.append(("occurred_at", doc.occurred_at))
+    start = doc.valid_from.start if doc.valid_from else None
+    end = doc.valid_to.start if doc.valid_to else None
+    if start is not None or end is not None:
+        times.append(("valid", Interval(start, end)))
+    return times
 
 
 def _embed_text(doc: Document, chunk: Chunk) -> str:

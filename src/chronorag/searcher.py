@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TypeVar
 
 from chronorag.config import SearchConfig
@@ -86,7 +86,9 @@ def search(query: Query, *, config: SearchConfig, components: Components) -> Ran
     hits = _timed(timings, "retrieve", lambda: _retrieve(query, config, components))
     reranker = components.reranker(config.reranker)
     head, tail = hits[: config.rerank_top], hits[config.rerank_top :]
-    hits = _timed(timings, "rerank", lambda: reranker.rerank(query, head)) + tail
+    head = _timed(timings, "rerank", lambda: reranker.rerank(query, head))
+    # Later stages compare ``score``: from here on it is the semantic relevance.
+    hits = [replace(h, score=h.scores.get("semantic", h.score)) for h in head] + tail
     scorer = TEMPORAL.create(config.temporal)
     hits = _timed(timings, "temporal", lambda: scorer.rerank(query, hits))
     documents = components.documents()

@@ -11,7 +11,9 @@ and dates), in pipeline order, already judged by the validity rules. The rules:
   is one voice with its origin, so the origin speaks for it) and higher authority priors
   first (the prior breaks ties among equally relevant applicable sources); pipeline order
   decides the rest.
-* **Uncertain**: the deciding item is ``undated`` (flag ``rests_on_undated``), or another
+* **Uncertain**: the deciding item is ``undated`` (flag ``rests_on_undated``) and no
+  sentence of it states a time that satisfies the question (``time_verified``); or the
+  question has a time and the deciding item states none (``time_unverified``); or another
   band item that is approved, not a copy, and owned by a different owner than the approved
   deciding item states different facts (see :func:`~chronorag.answer.shape.states_differ`):
   both are kept as parallel views, flags ``parallel_views`` and ``owner:<name>`` per view,
@@ -43,6 +45,7 @@ PARALLEL_VIEWS = "parallel_views"
 NO_APPLICABLE = "no_applicable_evidence"
 ONLY_NON_DECISIVE = "only_non_decisive"
 ONLY_UPCOMING = "only_upcoming"
+TIME_UNVERIFIED = "time_unverified"
 
 
 @dataclass(frozen=True)
@@ -89,9 +92,14 @@ def decide(question: str, evidence: Sequence[Evidence], *, upcoming: Sequence[Ev
     views = [first, *_parallel_views(question, first, band[1:])]
     flags: list[str] = []
     status = AnswerStatus.ANSWERED
-    if "undated" in first.flags:
+    # A text whose own sentences state a time that satisfies the question's constraint is
+    # dated by that statement, even when its metadata carries no date (a wiki page).
+    if "undated" in first.flags and "time_verified" not in first.flags:
         status = AnswerStatus.UNCERTAIN
         flags.append(RESTS_ON_UNDATED)
+    if "time_unknown" in first.flags:
+        status = AnswerStatus.UNCERTAIN
+        flags.append(TIME_UNVERIFIED)
     if len(views) > 1:
         status = AnswerStatus.UNCERTAIN
         flags.append(PARALLEL_VIEWS)

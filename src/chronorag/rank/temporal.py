@@ -160,8 +160,8 @@ class ChronoTemporal:
 
     @staticmethod
     def _annotate(hit: Hit, semantic: float, fit: SentenceFit) -> Hit:
-        flags = ("violates_time",) if fit.tier == VIOLATES else (
-            ("time_unknown",) if fit.tier == UNKNOWN else ())
+        flags = {VIOLATES: ("violates_time",), UNKNOWN: ("time_unknown",),
+                 SATISFIES: ("time_verified",)}[fit.tier]
         updated = with_scores(hit, flags=flags, temporal=fit.fit)
         return Hit(chunk=updated.chunk, score=semantic * fit.fit, scores=updated.scores,
                    best_sentence=fit.sentence_index, flags=updated.flags,

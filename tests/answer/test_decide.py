@@ -1,0 +1,129 @@
+"""Answer rules on hand-made evidence items (no models): decide, shape, context."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from chronorag.answer.context import context_for_generation
+from chronorag.answer.decide import AnswerRules, decide
+from chronorag.answer.shape import short_answer, stated_numbers, states_differ
+from chronorag.model import Answer, AnswerStatus, Evidence, Understanding
+
+AS_OF = datetime(2026, 11, 5, tzinfo=UTC)
+Q = "How many days do I have to return an item?"
+
+
+def ev(doc_id: str, sentence: str, *, semantic: float = 0.99, applicable: bool = True,
+       flags: tuple[str, ...] = (), **fields: Any) -> Evidence:
+    values: dict[str, Any] = {
+        "doc_id": doc_id, "chunk_id": f"{doc_id}#0", "title": doc_id, "text": sentence,
+        "start": 0, "end": len(sentence), "source_type": "policy", "status": "approved",
+        "valid_from": None, "valid_to": None, "occurred_at": None, "applicable": applicable,
+        "flags": flags, "score": semantic, "scores": {"semantic": semantic},
+        "owner": "care", "sentence": sentence,
+    }
+    values.update(fields)
+    return Evidence(**values)
+
+
+def test_short_answers() -> None:
+    text = "Customers may return any unused item within 45 days of delivery."
+    assert short_answer(Q, text) == "45 days"
+    assert short_answer("How long is the return window?", "It is 30 days.") == "30 days"
+    assert short_answer("Refunds within 5 business days? how long", "within 5 business days") \
+        == "5 business days"
+    assert short_answer("Who is the chancellor?", "Olaf Scholz is.") == "Olaf Scholz is."
+
+
+def test_stated_facts() -> None:
+    assert stated_numbers("two years or 24 months") == {"2", "24"}
+    assert states_differ("a warranty of 2 years", "a warranty of 1 year")
+    assert not states_differ("within 45 days", "45 days from delivery")
+    assert states_differ("Pay by card only", "Pay with bitcoin accepted", question="pay")
+    assert not states_differ("Pay by card", "Pay by card", question="pay")
+
+
+def test_applicable_original_decides_before_copy_and_forum() -> None:
+    items = [ev("forum", "60 days", source_type="forum", owner="community"),
+             ev("faq", "45 days", flags=("derived_copy",), source_type="faq", owner="support"),
+             ev("policy", "45 days", semantic=0.9)]
+    decision = decide(Q, items, as_of=AS_OF)
+    assert decision.status is AnswerStatus.ANSWERED
+    assert decision.deciding[0].doc_id == "policy"
+    assert decision.answer == "45 days"
+
+
+def test_not_applicable_never_answers() -> None:
+    items = [ev("old", "45 days", applicable=False, flags=("superseded",))]
+    decision = decide(Q, items, as_of=AS_OF)
+    assert (decision.status, decision.answer) == (AnswerStatus.NOT_FOUND, None)
+    assert decision.flags == ("no_applicable_evidence",)
+
+
+def test_forum_alone_is_not_found() -> None:
+    decision = decide(Q, [ev("forum", "60 days", source_type="forum")], as_of=AS_OF)
+    assert decision.status is AnswerStatus.NOT_FOUND
+    assert decision.flags == ("only_non_decisive",)
+
+
+def test_irrelevant_evidence_is_ignored() -> None:
+    decision = decide(Q, [ev("x", "45 days", semantic=0.01)], as_of=AS_OF)
+    assert decision.status is AnswerStatus.NOT_FOUND and decision.flags == ()
+
+
+def test_undated_is_uncertain() -> None:
+    decision = decide(Q, [ev("p", "30 days", flags=("undated",))], as_of=AS_OF)
+    assert decision.status is AnswerStatus.UNCERTAIN
+    assert decision.flags == ("rests_on_undated",)
+
+
+def test_parallel_views_of_two_owners() -> None:
+    items = [ev("a", "within 45 days", owner="care"), ev("b", "within 30 days", owner="shop"),
+             ev("c", "within 30 days", owner="care")]
+    decision = decide(Q, items, as_of=AS_OF)
+    assert decision.status is AnswerStatus.UNCERTAIN
+    assert decision.flags == ("parallel_views", "owner:care", "owner:shop")
+    assert decision.answer == "45 days (care); 30 days (shop)"
+
+
+def test_same_facts_or_outside_margin_is_no_disagreement() -> None:
+    same = decide(Q, [ev("a", "45 days", owner="care"), ev("b", "45 days", owner="shop")],
+                  as_of=AS_OF)
+    far = decide(Q, [ev("a", "45 days"), ev("b", "30 days", owner="shop", semantic=0.5)],
+                 as_of=AS_OF)
+    draft = decide(Q, [ev("a", "45 days"), ev("b", "30 days", owner="shop", status=None)],
+                   as_of=AS_OF)
+    assert {same.status, far.status, draft.status} == {AnswerStatus.ANSWERED}
+
+
+def test_upcoming_in_short_answer_uses_local_date() -> None:
+    later = ev("new", "within 21 days", applicable=False, flags=("not_yet_valid",),
+               valid_from="2026-11-30T16:00:00+00:00")
+    unrelated = ev("other", "3 days", applicable=False, semantic=0.02,
+                   valid_from="2027-01-01T00:00:00+00:00")
+    shanghai = datetime.fromisoformat("2026-11-25T10:00:00+08:00")
+    decision = decide(Q, [ev("old", "within 45 days"), later, unrelated],
+                      upcoming=[later, unrelated], as_of=shanghai)
+    assert decision.answer == "45 days; from 2026-12-01: 21 days"
+    assert [u.doc_id for u in decision.upcoming] == ["new"]
+
+
+def test_custom_margin() -> None:
+    items = [ev("a", "45 days"), ev("b", "30 days", owner="shop", semantic=0.5)]
+    decision = decide(Q, items, as_of=AS_OF, rules=AnswerRules(margin=0.6))
+    assert decision.status is AnswerStatus.UNCERTAIN
+
+
+def test_context_for_generation_has_metadata_headers() -> None:
+    item = ev("policy-v2", "Customers may return items within 30 days.",
+              valid_from="2026-11-01T00:00:00+00:00", title="Return policy 2026")
+    old = ev("policy-v1", "45 days", applicable=False, flags=("superseded",))
+    answer = Answer(Q, AS_OF, AS_OF, Understanding(Q, Q), AnswerStatus.ANSWERED, "30 days",
+                    evidence=(item, old))
+    text = context_for_generation(answer)
+    assert text.startswith(f"Question: {Q}\nAs of: 2026-11-05T00:00:00+00:00")
+    assert "[1] Return policy 2026\ndoc_id: policy-v2\nsource_type: policy\n" in text
+    assert "valid_from: 2026-11-01T00:00:00+00:00" in text
+    assert "applicable: no\nflags: superseded\n45 days" in text
+    assert context_for_generation(answer, max_items=1).count("doc_id:") == 1
