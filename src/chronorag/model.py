@@ -15,7 +15,7 @@ from datetime import datetime
 from typing import Any
 
 
-class Granularity(str, enum.Enum):
+class Granularity(enum.StrEnum):
     """Precision of a time value, coarsest first."""
 
     CENTURY = "century"
@@ -31,7 +31,7 @@ class Granularity(str, enum.Enum):
     SECOND = "second"
 
 
-class Relation(str, enum.Enum):
+class Relation(enum.StrEnum):
     """How a question's time relates to the facts it asks for."""
 
     IN = "in"
@@ -44,14 +44,14 @@ class Relation(str, enum.Enum):
     NONE = "none"
 
 
-class Order(str, enum.Enum):
+class Order(enum.StrEnum):
     """Ordinal selection among matching facts ("the first", "the last")."""
 
     FIRST = "first"
     LAST = "last"
 
 
-class Status(str, enum.Enum):
+class Status(enum.StrEnum):
     """Editorial status of a document; absent means unknown."""
 
     APPROVED = "approved"
@@ -59,7 +59,7 @@ class Status(str, enum.Enum):
     RETIRED = "retired"
 
 
-class Intent(str, enum.Enum):
+class Intent(enum.StrEnum):
     """What shape of answer a question wants."""
 
     CONTENT = "content"
@@ -67,7 +67,7 @@ class Intent(str, enum.Enum):
     COUNT = "count"
 
 
-class AnswerStatus(str, enum.Enum):
+class AnswerStatus(enum.StrEnum):
     ANSWERED = "answered"
     UNCERTAIN = "uncertain"
     NOT_FOUND = "not_found"

@@ -36,7 +36,10 @@ def test_recall_and_percentile() -> None:
     assert percentile([], 95) == 0.0
 
 
-@given(st.lists(st.text(alphabet="ab ", max_size=5), max_size=6), st.text(alphabet="ab", min_size=1, max_size=3))
+@given(
+    st.lists(st.text(alphabet="ab ", max_size=5), max_size=6),
+    st.text(alphabet="ab", min_size=1, max_size=3),
+)
 def test_contains_sequence_matches_naive(hay: list[str], needle_text: str) -> None:
     needle = list(needle_text)
     naive = any(hay[i : i + len(needle)] == needle for i in range(len(hay)))
