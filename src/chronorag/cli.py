@@ -65,6 +65,16 @@ def build_parser() -> argparse.ArgumentParser:
                    help="cosine above which two documents count as near-duplicates (0.9)")
     p.add_argument("--json", action="store_true")
 
+    p = sub.add_parser("context", help="context pack of a semantic layer for text-to-SQL")
+    p.add_argument("question")
+    p.add_argument("--db", default=None)
+    p.add_argument("--now", type=_iso, default=None, help="when the question is asked")
+    p.add_argument("--as-of", type=_iso, default=None, help="the time the question is about")
+    p.add_argument("--budget", type=int, default=None, help="token budget (words + CJK chars)")
+    p.add_argument("--shares", default=None,
+                   help="budget shares, e.g. tables=0.3,columns=0.25,metrics=0.15")
+    p.add_argument("--json", action="store_true")
+
     p = sub.add_parser("demo", help="ingest the bundled demo corpus and ask it questions")
     p.add_argument("--db", default=None, help="keep the demo store here (default: temporary)")
     return parser
@@ -97,6 +107,10 @@ def _dispatch(args: argparse.Namespace) -> int:
         return run_eval(args, out=sys.stdout)
     if args.command == "review":
         return _review(args)
+    if args.command == "context":
+        from chronorag.semantic.command import run_context
+
+        return run_context(args, db=args.db or _db_default(), out=sys.stdout)
     from chronorag.engine import Engine
 
     with Engine(args.db or _db_default()) as engine:

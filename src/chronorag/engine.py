@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta, tzinfo
 from pathlib import Path
 
@@ -13,6 +14,7 @@ from chronorag.config import SearchConfig, get_preset
 from chronorag.indexer import IngestReport, Progress, ingest_paths
 from chronorag.model import Answer, Query, Relation, Understanding
 from chronorag.searcher import Components, Ranked, search
+from chronorag.semantic import for_ask
 from chronorag.store.base import Store
 from chronorag.understand import understand
 
@@ -95,10 +97,16 @@ class Engine:
         timings = {"understand": (time.perf_counter() - started) * 1000.0}
         ranked = self.retrieve(query)
         timings.update(ranked.timings_ms)
-        return build_answer(
+        answer = build_answer(
             query, ranked.hits, upcoming=ranked.upcoming, documents=ranked.documents,
             min_semantic=self.config.min_semantic, timings_ms=timings,
         )
+        # Issue 7: terms, approved examples and join paths when the store has a layer.
+        semantic = for_ask(self.store, query,
+                           embedder=self.components.embedder(self.config.embedder))
+        if semantic is None:
+            return answer
+        return replace(answer, extras={**answer.extras, "semantic": semantic.to_json()})
 
     def close(self) -> None:
         self.store.close()

@@ -13,6 +13,7 @@ import numpy as np
 from chronorag.ingest import chunk_document, load_paths
 from chronorag.model import Chunk, Document, Interval, Mention
 from chronorag.retrieve.base import Embedder
+from chronorag.semantic.ingest import store_layer, validate_all
 from chronorag.store.base import PreparedDocument, Store
 
 log = logging.getLogger(__name__)
@@ -52,7 +53,10 @@ def ingest_paths(
     Raises ``ValidationError`` before anything is written when any document is invalid,
     so a rejected ingest leaves the store exactly as it was.
     """
-    files = load_paths(paths, tz=tz)
+    # Semantic-layer files (.yaml/.yml/.json, issue 7) are split off and validated with
+    # the documents, so one bad file in either rejects the whole ingest.
+    files, layer = validate_all(store, paths, tz=tz,
+                                load_documents=lambda p: load_paths(p, tz=tz))
     documents = [doc for f in files for doc in f.documents]
     stored = store.content_hashes([d.id for d in documents])
     todo: list[tuple[Document, str]] = []
@@ -69,9 +73,14 @@ def ingest_paths(
         if progress is not None:
             progress(min(start + batch_docs, len(todo)), len(todo))
     report = store.write(prepared)
+    # Documents first: their write is the one that can still fail on stored data (chunk id
+    # clashes); the layer was fully validated above. Two transactions, not one.
+    sem_added, sem_replaced, sem_unchanged = store_layer(store, layer, embedders=embedders,
+                                                         now=now)
     return IngestReport(
-        files=len(files), added=report.added, replaced=report.replaced,
-        unchanged=tuple(unchanged) + report.unchanged,
+        files=len(files) + len({a.source.rsplit(":", 1)[0] for a in layer}),
+        added=report.added + tuple(sem_added), replaced=report.replaced + tuple(sem_replaced),
+        unchanged=tuple(unchanged) + report.unchanged + tuple(sem_unchanged),
         chunks=sum(len(p.chunks) for p in prepared),
     )
 

@@ -350,9 +350,12 @@ class Answer:
     upcoming: tuple[Evidence, ...] = ()
     flags: tuple[str, ...] = ()
     timings_ms: Mapping[str, float] = field(default_factory=dict)
+    # Additive top-level keys of ``to_json`` from optional stages (issue 7: "semantic");
+    # they never override a key of the contract above.
+    extras: Mapping[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out = {
             "question": self.question,
             "now": self.now.isoformat(),
             "as_of": self.as_of.isoformat(),
@@ -363,3 +366,6 @@ class Answer:
             "upcoming": [e.to_json() for e in self.upcoming],
             "flags": list(self.flags),
         }
+        for key, value in self.extras.items():
+            out.setdefault(key, value)
+        return out

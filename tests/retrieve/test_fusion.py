@@ -67,3 +67,12 @@ def test_merged_scores_keep_every_retriever_score_and_add_rrf():
     assert fused["b"].score == fused["b"].scores["rrf"]
     assert dict(fused["a"].scores) == {"bm25": 7.0, "rrf": 1 / 61}
     assert list(fused) == ["b", "a", "c"]
+
+
+def test_weights_let_one_ranking_dominate():
+    a = ranking(["x", "y"], "bm25")
+    b = ranking(["y", "x"], "dense")
+    assert rrf_fuse([a, b], limit=2, weights=[0.5, 1.0])[0].chunk.id == "y"
+    assert rrf_fuse([a, b], limit=2, weights=[1.0, 0.5])[0].chunk.id == "x"
+    with pytest.raises(ValueError):
+        rrf_fuse([a, b], limit=2, weights=[1.0])

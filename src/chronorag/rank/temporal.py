@@ -67,18 +67,49 @@ def _target(constraint: Constraint) -> Interval | None:
 
 
 def mention_fit(mention: Mention, target: Interval, *, inherited_weight: float) -> float:
-    """Fit in [0, 1] of one mention: 1 when it overlaps the target, decaying with distance.
+    """Fit in [0, 1] of one mention: high when it overlaps the target, decaying with distance.
 
     A violating mention scores at most 0.3, below any sentence without a time (0.5), so a
     passage that speaks of the wrong period sinks beneath one that says nothing of time.
+    A very long period (a lifespan, "1825 – 1911") says little about any one moment, so
+    its overlap counts less than a short one's.
     """
     weight = inherited_weight if mention.inherited else 1.0
     gap = _gap_years(mention.interval, target)
     if gap == 0.0:
         # Any overlap satisfies: a fact whose period contains the asked day is as good as a
         # story dated that very day (preferring the exact date is MRAG's failure mode).
-        return weight
+        return weight * _specificity(mention.interval)
     return 0.3 * math.exp(-gap / 5.0) * weight
+
+
+def _specificity(interval: Interval) -> float:
+    if interval.start is None or interval.end is None:
+        return 0.8
+    years = _years((interval.end - interval.start).total_seconds())
+    return 1.0 - 0.3 * min(max(years - 10.0, 0.0), 30.0) / 30.0
+
+
+def _extended(mentions: Sequence[Mention], *, weight: float) -> list[Mention]:
+    """Point mentions stretched to the next dated statement: a state begins at an event.
+
+    "In 2004 he joined Reggina. ... In 2007 he moved to Sampdoria." makes Reggina hold
+    over [2004, 2007): a point mention (a year or finer) is extended to the start of the
+    next later mention of the passage, as a weaker, inherited-like mention.
+    """
+    own = [m for m in mentions if not m.inherited and m.interval.start is not None]
+    out = []
+    for i, mention in enumerate(own):
+        iv = mention.interval
+        assert iv.start is not None
+        if iv.end is None or _years((iv.end - iv.start).total_seconds()) > 1.01:
+            continue
+        later = [m.interval.start for m in own[i + 1 :]
+                 if m.interval.start is not None and m.interval.start >= iv.end]
+        if later:
+            out.append(Mention(mention.text, mention.start, mention.end,
+                               Interval(iv.start, min(later), iv.granularity), inherited=True))
+    return out
 
 
 def _moment(mention: Mention, order: Order | None) -> datetime | None:
@@ -89,10 +120,13 @@ def _moment(mention: Mention, order: Order | None) -> datetime | None:
 
 
 def sentence_fits(
-    hit: Hit, constraint: Constraint, *, inherited_weight: float = 0.85
+    hit: Hit, constraint: Constraint, *, inherited_weight: float = 0.85,
+    extended_weight: float = 0.8,
 ) -> list[SentenceFit]:
     """The temporal fit of every sentence of a hit's chunk."""
     target = _target(constraint)
+    passage = [m for s in hit.chunk.sentences for m in s.mentions]
+    stretched = {(m.start, m.end): m for m in _extended(passage, weight=extended_weight)}
     fits: list[SentenceFit] = []
     for sentence in hit.chunk.sentences:
         if target is None or not sentence.mentions:
@@ -100,6 +134,9 @@ def sentence_fits(
             continue
         scored = [(mention_fit(m, target, inherited_weight=inherited_weight), m)
                   for m in sentence.mentions]
+        scored += [(extended_weight * mention_fit(m, target, inherited_weight=1.0), m)
+                   for m in (stretched.get((x.start, x.end)) for x in sentence.mentions)
+                   if m is not None]
         value, best = max(scored, key=lambda pair: pair[0])
         tier = SATISFIES if value >= 0.5 else VIOLATES
         fits.append(SentenceFit(value, tier, sentence.index, _moment(best, constraint.order)))
@@ -125,25 +162,41 @@ class ChronoTemporal:
 
     name = "chronorag"
 
-    def __init__(self, *, gate: float = 0.5, mode: str = "gated") -> None:
+    def __init__(self, *, gate: float = 0.5, mode: str = "gated", doc_weight: float = 0.5) -> None:
         self.gate = gate
         self.mode = mode
+        self.doc_weight = doc_weight
 
     def rerank(self, query: Query, hits: Sequence[Hit]) -> list[Hit]:
         """Hits reordered by the constraint; each gains ``temporal`` and ``best_sentence``."""
         constraint = query.constraint
         if not hits or constraint.relation is Relation.NONE or constraint.interval is None:
             return [with_scores(h, temporal=1.0) for h in hits]
-        best = max(h.scores.get("semantic", h.score) for h in hits) or 1.0
+        relevance = self._relevance(hits)
+        best = max(relevance) or 1.0
         scored = []
         for position, hit in enumerate(hits):
-            semantic = hit.scores.get("semantic", hit.score)
+            semantic = relevance[position]
             fit = chunk_fit(hit, constraint)
             relevant = semantic >= self.gate * best
             scored.append((self._key(semantic / best, fit, relevant, constraint, position),
                            self._annotate(hit, semantic, fit)))
         scored.sort(key=lambda pair: pair[0], reverse=True)
         return [hit for _, hit in scored]
+
+    def _relevance(self, hits: Sequence[Hit]) -> list[float]:
+        """Passage relevance, blended with its document's best passage.
+
+        A page about the question's subject holds the answer for *some* period; which of
+        its passages answers is for time to decide, so passages share part of their
+        page's relevance (``doc_weight``).
+        """
+        own = [h.scores.get("semantic", h.score) for h in hits]
+        page: dict[str, float] = {}
+        for hit, value in zip(hits, own, strict=True):
+            page[hit.chunk.doc_id] = max(page.get(hit.chunk.doc_id, 0.0), value)
+        w = self.doc_weight
+        return [(1 - w) * v + w * page[h.chunk.doc_id] for h, v in zip(hits, own, strict=True)]
 
     def _key(
         self, rel: float, fit: SentenceFit, relevant: bool, constraint: Constraint, position: int

@@ -8,8 +8,15 @@ from collections.abc import Sequence
 from chronorag.model import Hit
 
 
-def rrf_fuse(rankings: Sequence[Sequence[Hit]], *, k: int = 60, limit: int) -> list[Hit]:
-    """Merge rankings: each hit earns ``1 / (k + rank)`` (rank from 1) per ranking it is in.
+def rrf_fuse(
+    rankings: Sequence[Sequence[Hit]], *, k: int = 60, limit: int,
+    weights: Sequence[float] | None = None,
+) -> list[Hit]:
+    """Merge rankings: each hit earns ``w / (k + rank)`` (rank from 1) per ranking it is in.
+
+    ``weights`` (one per ranking, default all 1.0) lets a stronger retriever count more:
+    on TimeQA, bm25 at weight 1 pulls multilingual-e5 results down (see
+    benchmarks/results/retrieval.md).
 
     Hits are identified by chunk id. The fused hit keeps every score of its inputs
     (``bm25``, ``dense``, ...) and adds ``rrf``; ``Hit.score`` is the rrf value. The result
@@ -18,16 +25,20 @@ def rrf_fuse(rankings: Sequence[Sequence[Hit]], *, k: int = 60, limit: int) -> l
     """
     if k < 0:
         raise ValueError(f"rrf k must be >= 0, got {k}")
+    if weights is None:
+        weights = [1.0] * len(rankings)
+    if len(weights) != len(rankings):
+        raise ValueError(f"{len(weights)} weights given for {len(rankings)} rankings")
     contributions: dict[str, list[float]] = {}
     members: dict[str, list[Hit]] = {}
-    for ranking in rankings:
+    for ranking, weight in zip(rankings, weights, strict=True):
         seen: set[str] = set()
         for rank, hit in enumerate(ranking, start=1):
             chunk_id = hit.chunk.id
             if chunk_id in seen:  # a ranking listing a chunk twice counts it once
                 continue
             seen.add(chunk_id)
-            contributions.setdefault(chunk_id, []).append(1.0 / (k + rank))
+            contributions.setdefault(chunk_id, []).append(weight / (k + rank))
             members.setdefault(chunk_id, []).append(hit)
     fused = {chunk_id: math.fsum(parts) for chunk_id, parts in contributions.items()}
     order = sorted(fused, key=lambda chunk_id: (-fused[chunk_id], chunk_id))[: max(limit, 0)]

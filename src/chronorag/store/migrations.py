@@ -165,3 +165,42 @@ def migrate(db: sqlite3.Connection, *, upto: str | None = None) -> list[str]:
         log.warning("database has migrations this chronorag does not know: %s; "
                     "it was written by a newer version", sorted(unknown))
     return done
+
+
+@migration
+def m003_semantic_layer(db: sqlite3.Connection) -> None:
+    """Semantic layer for analytics (issue 7): assets, their vectors and the join graph.
+
+    Additive only. Assets of every kind (table, metric, term, join, example, rule) share
+    one table keyed by ``(kind, id)``; ``body`` holds the validated entry as JSON. Joins are
+    also kept as edges so the graph engine can walk them with a recursive CTE.
+    """
+    _run(db, [
+        """CREATE TABLE semantic_assets (
+    kind TEXT NOT NULL CHECK (kind IN ('table', 'metric', 'term', 'join', 'example', 'rule')),
+    id TEXT NOT NULL,
+    status TEXT,
+    body TEXT NOT NULL,
+    source TEXT NOT NULL,
+    content_hash TEXT NOT NULL,
+    ingested_at TEXT,
+    PRIMARY KEY (kind, id)
+)""",
+        """CREATE TABLE semantic_joins (
+    id TEXT PRIMARY KEY,
+    left_table TEXT NOT NULL,
+    right_table TEXT NOT NULL,
+    on_clause TEXT NOT NULL,
+    fanout TEXT NOT NULL CHECK (fanout IN ('low', 'high'))
+)""",
+        "CREATE INDEX semantic_joins_left ON semantic_joins(left_table)",
+        "CREATE INDEX semantic_joins_right ON semantic_joins(right_table)",
+        """CREATE TABLE semantic_vectors (
+    key TEXT NOT NULL,
+    embedder TEXT NOT NULL,
+    dim INTEGER NOT NULL CHECK (dim > 0),
+    blob BLOB NOT NULL CHECK (length(blob) = 4 * dim),
+    PRIMARY KEY (key, embedder)
+)""",
+        "INSERT INTO meta (key, value) VALUES ('semantic_generation', 0)",
+    ])

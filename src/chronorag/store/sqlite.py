@@ -140,6 +140,20 @@ class SQLiteStore:
             raise StoreError(f"{what} rejected, store unchanged ({exc}); metadata must be "
                              "JSON and times tz-aware: fix the document and retry") from exc
 
+    @contextmanager
+    def connection(self, *, write: bool = False) -> Iterator[sqlite3.Connection]:
+        """The raw connection under the store lock; inside one transaction when ``write``.
+
+        For modules that own their own tables (``chronorag.semantic``); they must not
+        touch the document tables. A write rolls back on any exception.
+        """
+        if write:
+            with self._transaction() as conn:
+                yield conn
+        else:
+            with self._lock:
+                yield self._conn
+
     def _bump(self, conn: sqlite3.Connection) -> None:
         conn.execute("UPDATE meta SET value = value + 1 WHERE key = 'generation'")
 
