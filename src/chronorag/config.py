@@ -22,6 +22,7 @@ class SearchConfig:
         reranker: registered reranker name ("cross-encoder", "none", ...).
         rerank_top: how many fused candidates the reranker sees.
         temporal: temporal scorer name ("none", "mrag", "chronorag").
+        weights: RRF weight of each retriever, by name (a missing name weighs 1.0).
         embedder: registered embedder name for dense retrieval.
         min_semantic: below this semantic score nothing counts as relevant.
         validity: apply source-validity rules (supersession, drafts, dates).
@@ -33,7 +34,9 @@ class SearchConfig:
     reranker: str = "cross-encoder"
     rerank_top: int = 50
     temporal: str = "none"
-    embedder: str = "use-m3"
+    # bm25 at full weight drags multilingual-e5 down on TimeQA (benchmarks/results/retrieval.md)
+    weights: tuple[tuple[str, float], ...] = (("keyword", 0.5), ("dense", 1.0))
+    embedder: str = "e5-small"
     min_semantic: float = 0.05
     validity: bool = True
 
@@ -48,7 +51,7 @@ PRESETS: dict[str, SearchConfig] = {
     "hybrid+rerank": SearchConfig("hybrid+rerank", validity=False),
     "mrag": SearchConfig("mrag", temporal="mrag", validity=False),
     "product": SearchConfig("product", temporal="product", validity=False),
-    "default": SearchConfig("default", temporal="chronorag"),
+    "default": SearchConfig("default", temporal="chronorag", rerank_top=20),
 }
 
 

@@ -13,6 +13,7 @@ from chronorag.clock import system_now
 from chronorag.config import SearchConfig, get_preset
 from chronorag.indexer import IngestReport, Progress, ingest_paths
 from chronorag.model import Answer, Query, Relation, Understanding
+from chronorag.people import Directory, load_directory
 from chronorag.searcher import Components, Ranked, search
 from chronorag.semantic import for_ask
 from chronorag.store.base import Store
@@ -71,12 +72,18 @@ class Engine:
         as_of: datetime | None = None,
         user: str | None = None,
         k: int = 5,
+        admin: bool = False,
     ) -> Query:
-        """Understand a question and fix its reference times."""
+        """Understand a question and fix its reference times.
+
+        ``user`` is who asks (我/I/my/me mean them; they see public documents, their own
+        records and those they were granted); ``admin`` sees every record.
+        """
         now = _aware(now or self.clock(), self.tz)
-        understanding = understand(question, now=now, tz=self.tz)
+        understanding = understand(question, now=now, tz=self.tz, people=self.store.people(),
+                                   user=user)
         resolved = _aware(as_of, self.tz) if as_of else _as_of(understanding, now)
-        return Query(question, now, resolved, understanding, user=user, k=k)
+        return Query(question, now, resolved, understanding, user=user, k=k, admin=admin)
 
     def retrieve(self, query: Query, *, config: SearchConfig | None = None) -> Ranked:
         """Ranked hits for a prepared query (the evaluation harness uses this)."""
@@ -90,10 +97,14 @@ class Engine:
         as_of: datetime | None = None,
         user: str | None = None,
         k: int = 5,
+        admin: bool = False,
     ) -> Answer:
-        """Answer a question with evidence, provenance and a status."""
+        """Answer a question with evidence, provenance and a status.
+
+        Without ``user`` only documents without a ``subject`` are visible, unless ``admin``.
+        """
         started = time.perf_counter()
-        query = self.query(question, now=now, as_of=as_of, user=user, k=k)
+        query = self.query(question, now=now, as_of=as_of, user=user, k=k, admin=admin)
         timings = {"understand": (time.perf_counter() - started) * 1000.0}
         ranked = self.retrieve(query)
         timings.update(ranked.timings_ms)
@@ -107,6 +118,15 @@ class Engine:
         if semantic is None:
             return answer
         return replace(answer, extras={**answer.extras, "semantic": semantic.to_json()})
+
+    def load_people(self, path: str | Path) -> Directory:
+        """Validate a people file and replace the stored people and access grants with it.
+
+        Raises ``ValidationError`` (store unchanged) when the file has any problem.
+        """
+        directory = load_directory(path)
+        self.store.replace_people(directory)
+        return directory
 
     def close(self) -> None:
         self.store.close()

@@ -275,6 +275,8 @@ class Query:
     understanding: Understanding
     user: str | None = None
     k: int = 5
+    # Issue 6: an admin sees every record, whatever its subject (the CLI's ``--admin``).
+    admin: bool = False
 
     @property
     def content(self) -> str:

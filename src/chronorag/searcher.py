@@ -18,6 +18,7 @@ from chronorag.retrieve.dense import DenseRetriever
 from chronorag.retrieve.embedders import EMBEDDERS
 from chronorag.retrieve.fusion import rrf_fuse
 from chronorag.retrieve.keyword import KeywordRetriever
+from chronorag.retrieve.scope import build_scope
 from chronorag.store.base import Store
 
 T = TypeVar("T")
@@ -62,10 +63,13 @@ class Components:
                 raise ConfigError(f"unknown retriever {name!r}; choose one of: dense, keyword")
         return self._retrievers[key]
 
-    def reranker(self, name: str) -> Reranker:
-        if name not in self._rerankers:
-            self._rerankers[name] = RERANKERS.create(name)
-        return self._rerankers[name]
+    def reranker(self, name: str, *, top_n: int) -> Reranker:
+        key = f"{name}:{top_n}"
+        if key not in self._rerankers:
+            # Models are shared between depths: a second depth only wraps the same session.
+            options = {} if name == "none" else {"top_n": top_n}
+            self._rerankers[key] = RERANKERS.create(name, **options)
+        return self._rerankers[key]
 
     def documents(self) -> dict[str, Document]:
         generation = self.store.generation()
@@ -83,15 +87,19 @@ class Components:
 def search(query: Query, *, config: SearchConfig, components: Components) -> Ranked:
     """Run the configured pipeline for one query."""
     timings: dict[str, float] = {}
-    hits = _timed(timings, "retrieve", lambda: _retrieve(query, config, components))
-    reranker = components.reranker(config.reranker)
+    # Issue 6: privacy, the people asked about and event time decide which chunks may be
+    # retrieved at all, before any scoring.
+    documents = components.documents()
+    scope = _timed(timings, "scope", lambda: build_scope(components.store, query, documents))
+    hits = _timed(timings, "retrieve",
+                  lambda: _retrieve(query, config, components, scope.chunk_ids))
+    reranker = components.reranker(config.reranker, top_n=config.rerank_top)
     head, tail = hits[: config.rerank_top], hits[config.rerank_top :]
     head = _timed(timings, "rerank", lambda: reranker.rerank(query, head))
     # Later stages compare ``score``: from here on it is the semantic relevance.
     hits = [replace(h, score=h.scores.get("semantic", h.score)) for h in head] + tail
     scorer = TEMPORAL.create(config.temporal)
     hits = _timed(timings, "temporal", lambda: scorer.rerank(query, hits))
-    documents = components.documents()
     upcoming: list[Hit] = []
     if config.validity:
         index = components.validity()
@@ -99,17 +107,23 @@ def search(query: Query, *, config: SearchConfig, components: Components) -> Ran
             timings, "validity",
             lambda: apply_validity(hits, documents=documents, index=index, as_of=query.as_of),
         )
+    if scope.doc_ids is not None:  # nothing outside the scope travels further
+        documents = {i: documents[i] for i in scope.doc_ids if i in documents}
     return Ranked(tuple(hits), tuple(upcoming), documents, timings)
 
 
-def _retrieve(query: Query, config: SearchConfig, components: Components) -> list[Hit]:
+def _retrieve(query: Query, config: SearchConfig, components: Components,
+              allowed: frozenset[str] | None = None) -> list[Hit]:
     rankings = [
-        components.retriever(name, config).retrieve(query, limit=config.candidates)
+        components.retriever(name, config).retrieve(query, limit=config.candidates,
+                                                    allowed=allowed)
         for name in config.retrievers
     ]
     if len(rankings) == 1:
         return list(rankings[0])
-    return rrf_fuse(rankings, limit=config.candidates)
+    weights = dict(config.weights)
+    return rrf_fuse(rankings, limit=config.candidates,
+                    weights=[weights.get(name, 1.0) for name in config.retrievers])
 
 
 def _timed(timings: dict[str, float], stage: str, fn: Callable[[], T]) -> T:

@@ -34,7 +34,8 @@ def test_dense_puts_the_right_passage_first(make_query, store, use_embedder, que
     store.add_texts(CORPUS, embedder=use_embedder)
     hits = DenseRetriever(store, use_embedder).retrieve(make_query(question), limit=3)
     assert hits[0].chunk.doc_id == expected
-    assert set(hits[0].scores) == {"dense"}
+    assert set(hits[0].scores) == {"dense", "dense_relevance"}
+    assert 0.0 <= hits[0].scores["dense_relevance"] <= 1.0
     assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
 
 

@@ -10,14 +10,17 @@ from chronorag.model import Hit, Query
 def fallback_semantics(hits: Sequence[Hit]) -> list[float]:
     """A [0, 1] relevance per hit from retrieval scores alone.
 
-    The dense cosine when the hit has one (negative cosines clip to 0); otherwise the rrf
+    The calibrated dense relevance (else the dense cosine; negative cosines clip to 0)
+    when the hit has one; otherwise the rrf
     score divided by the best rrf among ``hits``; otherwise the hit's score clipped to
     [0, 1].
     """
     top_rrf = max((h.scores["rrf"] for h in hits if "rrf" in h.scores), default=0.0)
     values = []
     for hit in hits:
-        if "dense" in hit.scores:
+        if "dense_relevance" in hit.scores:
+            value = hit.scores["dense_relevance"]
+        elif "dense" in hit.scores:
             value = hit.scores["dense"]
         elif "rrf" in hit.scores and top_rrf > 0:
             value = hit.scores["rrf"] / top_rrf

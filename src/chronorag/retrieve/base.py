@@ -13,7 +13,10 @@ from chronorag.model import Hit, Query
 class Retriever(Protocol):
     """Finds candidate chunks for a query, best first."""
 
-    def retrieve(self, query: Query, *, limit: int) -> list[Hit]: ...
+    def retrieve(self, query: Query, *, limit: int,
+                 allowed: frozenset[str] | None = None) -> list[Hit]:
+        """Hits among the chunks ``allowed`` (chunk ids; ``None``: every chunk)."""
+        ...
 
 
 class Embedder(Protocol):

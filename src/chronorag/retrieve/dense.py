@@ -26,6 +26,10 @@ class DenseRetriever:
         self._generation: int | None = None
         self._lock = threading.Lock()
 
+    def _relevance(self, cosine: float) -> float:
+        low, high = getattr(self.embedder, "calibration", (0.0, 1.0))
+        return min(max((cosine - low) / (high - low), 0.0), 1.0)
+
     def index(self) -> ExactIndex:
         """The current vector index, reloaded when the store's generation changed."""
         generation = self._store.generation()
@@ -38,9 +42,14 @@ class DenseRetriever:
                 self._generation = generation
             return self._index
 
-    def retrieve(self, query: Query, *, limit: int) -> list[Hit]:
-        """Up to ``limit`` hits, best first, with ``scores={"dense": cosine}``."""
+    def retrieve(self, query: Query, *, limit: int,
+                 allowed: frozenset[str] | None = None) -> list[Hit]:
+        """Up to ``limit`` hits, best first, with ``scores={"dense": cosine}`` and
+        ``dense_relevance``: the cosine mapped to [0, 1] by the embedder's calibration."""
         index = self.index()
+        if allowed is not None:
+            # Issue 6: only the allowed rows (chunk ids) are scored; a hidden one never is.
+            index = index.subset(allowed)
         if len(index) == 0 or limit <= 0:
             return []
         text = query.content or query.text
@@ -48,7 +57,8 @@ class DenseRetriever:
         found = index.search(vector, limit=limit)
         chunks = {c.id: c for c in self._store.chunks([chunk_id for chunk_id, _ in found])}
         return [
-            Hit(chunk=chunks[chunk_id], score=score, scores={"dense": score})
+            Hit(chunk=chunks[chunk_id], score=score,
+                scores={"dense": score, "dense_relevance": self._relevance(score)})
             for chunk_id, score in found
             if chunk_id in chunks  # a chunk deleted since the vectors were read
         ]

@@ -20,6 +20,8 @@ class UseEmbedder:
 
     name = "use-m3"
     dim = 512
+    # Cosine range mapped to relevance [0, 1] (unrelated ~0.1, relevant ~0.5-0.6).
+    calibration = (0.20, 0.60)
 
     def __init__(self, *, threads: int = 2, batch_size: int = 32) -> None:
         self._threads = threads

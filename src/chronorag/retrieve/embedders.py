@@ -7,7 +7,7 @@ from chronorag.retrieve.base import Embedder
 from chronorag.retrieve.embed_e5 import E5Embedder
 from chronorag.retrieve.embed_use import UseEmbedder
 
-DEFAULT_EMBEDDER = "use-m3"
+DEFAULT_EMBEDDER = "e5-small"
 
 EMBEDDERS: Registry[Embedder] = Registry("embedder")
 EMBEDDERS.add("use-m3", UseEmbedder)

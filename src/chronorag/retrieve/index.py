@@ -41,6 +41,11 @@ class ExactIndex:
     def __len__(self) -> int:
         return len(self.ids)
 
+    def subset(self, ids: frozenset[str]) -> ExactIndex:
+        """An index over the rows of ``ids`` only (unknown ids are ignored)."""
+        rows = [i for i, chunk_id in enumerate(self.ids) if chunk_id in ids]
+        return ExactIndex([self.ids[i] for i in rows], self.matrix[rows])
+
     def search(self, vector: np.ndarray, *, limit: int) -> list[tuple[str, float]]:
         """The ``limit`` ids most similar to ``vector`` with their cosine, best first."""
         if not self.ids:

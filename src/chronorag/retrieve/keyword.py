@@ -37,15 +37,25 @@ class Bm25Index:
             model.index(corpus, show_progress=False)
         return cls(chunks=tuple(chunks), model=model)
 
-    def search(self, text: str, *, limit: int) -> list[tuple[Chunk, float]]:
-        """Chunks with a positive BM25 score for ``text``, best first."""
-        if not self.chunks or limit <= 0:
+    def search(self, text: str, *, limit: int,
+               allowed: frozenset[str] | None = None) -> list[tuple[Chunk, float]]:
+        """Chunks with a positive BM25 score for ``text``, best first.
+
+        ``allowed`` (chunk ids) masks every other chunk to a zero score inside bm25s
+        (``weight_mask``), so a hidden chunk can never be returned.
+        """
+        if not self.chunks or limit <= 0 or (allowed is not None and not allowed):
             return []
         model = self.model
         ids = model.get_tokens_ids(tokenize(text))  # type: ignore[attr-defined]
         if not ids:
             return []
-        scores = np.asarray(model.get_scores_from_ids(ids))  # type: ignore[attr-defined]
+        mask = None
+        if allowed is not None:
+            mask = np.fromiter((c.id in allowed for c in self.chunks), dtype=np.float32,
+                               count=len(self.chunks))
+        scores = np.asarray(model.get_scores_from_ids(  # type: ignore[attr-defined]
+            ids, weight_mask=mask))
         return [
             (self.chunks[i], float(scores[i])) for i in top_k(scores, limit) if scores[i] > 0
         ]
@@ -77,10 +87,11 @@ class KeywordRetriever:
                 self._generation = generation
             return self._index
 
-    def retrieve(self, query: Query, *, limit: int) -> list[Hit]:
-        """Up to ``limit`` hits, best first, with ``scores={"bm25": s}``."""
+    def retrieve(self, query: Query, *, limit: int,
+                 allowed: frozenset[str] | None = None) -> list[Hit]:
+        """Up to ``limit`` hits among ``allowed`` chunks, best first, ``scores={"bm25": s}``."""
         text = query.content or query.text
         return [
             Hit(chunk=chunk, score=score, scores={"bm25": score})
-            for chunk, score in self.index().search(text, limit=limit)
+            for chunk, score in self.index().search(text, limit=limit, allowed=allowed)
         ]

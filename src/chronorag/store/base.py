@@ -9,6 +9,7 @@ from typing import Protocol
 import numpy as np
 
 from chronorag.model import Chunk, Document
+from chronorag.people.model import Directory
 
 LINK_KINDS: tuple[str, ...] = ("supersedes", "derived_from")
 """Kinds of document-to-document edges a store records (from the Document fields)."""
@@ -83,6 +84,28 @@ class Store(Protocol):
 
     def count(self) -> dict[str, int]:
         """Row counts: documents, chunks, sentences, vectors, links."""
+        ...
+
+    def replace_people(self, directory: Directory) -> None:
+        """Replace the stored people and access grants in one transaction."""
+        ...
+
+    def people(self) -> Directory:
+        """The stored people and access grants (empty when none were loaded)."""
+        ...
+
+    def visible_doc_ids(self, user: str | None, *, admin: bool = False,
+                        subjects: Sequence[str] | None = None) -> frozenset[str] | None:
+        """Ids of the documents ``user`` may see, computed in the store query.
+
+        A document without ``subject`` is public; one with a subject is visible to that
+        subject, to readers the subject granted access, and to ``admin``. ``subjects``
+        keeps only documents about those people. ``None`` means every document.
+        """
+        ...
+
+    def chunk_ids_of(self, doc_ids: Sequence[str]) -> frozenset[str]:
+        """Ids of every chunk of the given documents."""
         ...
 
     def close(self) -> None: ...

@@ -204,3 +204,25 @@ def m003_semantic_layer(db: sqlite3.Connection) -> None:
 )""",
         "INSERT INTO meta (key, value) VALUES ('semantic_generation', 0)",
     ])
+
+
+@migration
+def m004_people(db: sqlite3.Connection) -> None:
+    """People, their aliases and access grants (issue 6): who may see whose records.
+
+    Additive only. ``documents.subject`` is not a foreign key to ``people``: records may
+    name a subject before (or without) a people file, and are then visible to that
+    subject and to admins only.
+    """
+    _run(db, [
+        """CREATE TABLE people (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    aliases TEXT NOT NULL
+)""",
+        """CREATE TABLE access_grants (
+    reader TEXT NOT NULL REFERENCES people(id) ON DELETE CASCADE,
+    subject TEXT NOT NULL REFERENCES people(id) ON DELETE CASCADE,
+    PRIMARY KEY (reader, subject)
+)""",
+    ])

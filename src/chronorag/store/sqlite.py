@@ -16,7 +16,9 @@ import numpy as np
 
 from chronorag.errors import StoreError
 from chronorag.model import Chunk, Document
+from chronorag.people.model import Directory
 from chronorag.store import codec
+from chronorag.store import people as people_sql
 from chronorag.store.base import LINK_KINDS, PreparedDocument, WriteReport
 from chronorag.store.migrations import applied, migrate
 
@@ -319,6 +321,30 @@ class SQLiteStore:
         """Row counts of documents, chunks, sentences, vectors and links."""
         sql = " UNION ALL ".join(f"SELECT '{t}', count(*) FROM {t}" for t in _TABLES)
         return {name: int(n) for name, n in self._query(sql)}
+
+    # -- people and privacy (issue 6) -----------------------------------------------------
+
+    def replace_people(self, directory: Directory) -> None:
+        """Replace the stored people and access grants by ``directory`` atomically."""
+        with self._errors("people load"), self._transaction() as conn:
+            people_sql.replace_directory(conn, directory)
+
+    def people(self) -> Directory:
+        """The stored people and access grants (empty when none were loaded)."""
+        with self._lock:
+            return people_sql.read_directory(self._conn)
+
+    def visible_doc_ids(self, user: str | None, *, admin: bool = False,
+                        subjects: Sequence[str] | None = None) -> frozenset[str] | None:
+        """Documents ``user`` may see (about ``subjects`` when given); ``None``: all."""
+        with self._lock:
+            return people_sql.visible_doc_ids(self._conn, user, admin=admin,
+                                              subjects=subjects)
+
+    def chunk_ids_of(self, doc_ids: Sequence[str]) -> frozenset[str]:
+        """Ids of every chunk of the given documents."""
+        with self._lock:
+            return people_sql.chunk_ids_of(self._conn, doc_ids)
 
     def applied_migrations(self) -> list[str]:
         """Names of the schema migrations recorded in this database, in order."""

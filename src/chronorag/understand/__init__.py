@@ -12,18 +12,24 @@ from __future__ import annotations
 from datetime import UTC, datetime, tzinfo
 
 from chronorag.model import Understanding
+from chronorag.people.model import Directory
 from chronorag.timex import parse
 from chronorag.timex.pipeline import context, find
 from chronorag.timex.relations import relate
 from chronorag.understand.constraint import build, order_of, time_constraint
 from chronorag.understand.content import remove_spans
+from chronorag.understand.entities import find_entities
 from chronorag.understand.intent import detect_intent
 
 __all__ = ["understand"]
 
 
-def understand(question: str, *, now: datetime, tz: tzinfo = UTC) -> Understanding:
-    """Content, intent, constraint and time expressions of ``question`` (entities: none yet)."""
+def understand(question: str, *, now: datetime, tz: tzinfo = UTC,
+               people: Directory | None = None, user: str | None = None) -> Understanding:
+    """Content, intent, constraint, time expressions and people of ``question``.
+
+    ``people`` names the persons the question may mention; 我/I/my/me mean ``user``.
+    """
     found = [f for f in find(question, context(now, tz)) if f.interval is not None]
     relation, related = time_constraint(question, found)
     spans = [(r.start, r.end) for r in (relate(question, f) for f in found)]
@@ -38,4 +44,5 @@ def understand(question: str, *, now: datetime, tz: tzinfo = UTC) -> Understandi
         intent=detect_intent(question),
         constraint=build(relation, related, order),
         time_expressions=tuple(parse(question, now=now, tz=tz)),
+        entities=find_entities(question, directory=people, user=user),
     )
