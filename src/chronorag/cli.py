@@ -40,7 +40,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--db", default=None)
     p.add_argument("--now", type=_iso, default=None, help="when the question is asked")
     p.add_argument("--as-of", type=_iso, default=None, help="the time the question is about")
-    p.add_argument("--user", default=None)
+    p.add_argument("--user", default=None, help="who asks: sees public documents, their own "
+                   "records and those shared with them; 我/I/my/me mean this id")
+    p.add_argument("--admin", action="store_true",
+                   help="see every record whatever its subject (without --user, records "
+                        "with a subject are otherwise invisible)")
     p.add_argument("-k", type=int, default=5)
     p.add_argument("--json", action="store_true")
 
@@ -74,6 +78,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--shares", default=None,
                    help="budget shares, e.g. tables=0.3,columns=0.25,metrics=0.15")
     p.add_argument("--json", action="store_true")
+
+    p = sub.add_parser("people", help="people, aliases and who may see whose records")
+    people_sub = p.add_subparsers(dest="action", required=True)
+    pl = people_sub.add_parser("load", help="replace people and access grants from a JSON file")
+    pl.add_argument("file")
+    pl.add_argument("--db", default=None)
+    pl.add_argument("--json", action="store_true")
 
     p = sub.add_parser("demo", help="ingest the bundled demo corpus and ask it questions")
     p.add_argument("--db", default=None, help="keep the demo store here (default: temporary)")
@@ -119,8 +130,13 @@ def _dispatch(args: argparse.Namespace) -> int:
                                    progress=render.progress_callback(sys.stderr))
             print(json.dumps(report.to_json()) if args.json else render.ingest_report(report))
             return 0
+        if args.command == "people":
+            directory = engine.load_people(args.file)
+            print(json.dumps(directory.to_json(), ensure_ascii=False) if args.json
+                  else render.people_report(directory))
+            return 0
         answer = engine.ask(args.question, now=args.now or system_now(), as_of=args.as_of,
-                            user=args.user, k=args.k)
+                            user=args.user, k=args.k, admin=args.admin)
         if args.json:
             print(json.dumps(answer.to_json(), ensure_ascii=False, indent=2))
         else:

@@ -25,16 +25,22 @@ QUESTIONS: tuple[tuple[str, str | None], ...] = (
     ("How many days did I have to return an item on 20 December 2026?", None),
     # Two owners, two different answers: uncertain, both owners named.
     ("How long is the warranty on electronics?", None),
-    # The gift-card policy has no date at all: uncertain.
-    ("When do gift cards expire?", None),
     ("Who was Chancellor of Germany on 26 September 2021?", None),
+    # 我 is the asking user: only their records of last Tuesday; the answer is the time.
     ("上周二我几点吃的午饭？", "me"),
+    # Mom's health record is hers: "me" was not granted access, so it is not found.
+    ("妈妈上周四几点去的医院？", "me"),
 )
 
 
 def demo_corpus() -> Path:
     """Folder of the demo documents shipped inside the package."""
     return Path(str(resources.files("chronorag") / "data" / "demo"))
+
+
+def demo_people() -> Path:
+    """The demo's people file: who 我 and 妈妈 are, and who may see whose records."""
+    return Path(str(resources.files("chronorag") / "data" / "demo_people" / "people.json"))
 
 
 def run_demo(*, db: str | None, out: TextIO) -> int:
@@ -44,6 +50,7 @@ def run_demo(*, db: str | None, out: TextIO) -> int:
         with Engine(path, tz=SHANGHAI) as engine:
             started = time.perf_counter()
             report = engine.ingest([demo_corpus()], now=DEMO_NOW)
+            engine.load_people(demo_people())
             out.write(f"Ingested {len(report.added) + len(report.replaced)} documents "
                       f"({report.chunks} chunks) in {time.perf_counter() - started:.1f} s "
                       f"into {path if db else 'a temporary store'}\n")

@@ -110,7 +110,7 @@ class Engine:
         timings.update(ranked.timings_ms)
         answer = build_answer(
             query, ranked.hits, upcoming=ranked.upcoming, documents=ranked.documents,
-            min_semantic=self.config.min_semantic, timings_ms=timings,
+            min_semantic=self.config.min_semantic, timings_ms=timings, tz=self.tz,
         )
         # Issue 7: terms, approved examples and join paths when the store has a layer.
         semantic = for_ask(self.store, query,

@@ -9,6 +9,7 @@ from rich.markup import escape
 
 from chronorag.indexer import IngestReport
 from chronorag.model import Answer, Evidence
+from chronorag.people.model import Directory
 
 if TYPE_CHECKING:
     from chronorag.review import ReviewReport
@@ -37,6 +38,17 @@ def progress_callback(stream: TextIO) -> Callable[[int, int], None] | None:
 def ingest_report(report: IngestReport) -> str:
     return (f"{report.files} file(s): {len(report.added)} added, {len(report.replaced)} "
             f"replaced, {len(report.unchanged)} unchanged; {report.chunks} chunk(s) written")
+
+
+def people_report(directory: Directory) -> str:
+    """One line per person with aliases, then who may see whose records."""
+    lines = [f"{len(directory.people)} people loaded"]
+    for person in directory.people:
+        aliases = f" ({', '.join(person.aliases)})" if person.aliases else ""
+        lines.append(f"  {person.id}: {person.name}{aliases}")
+    for reader, subjects in sorted(directory.access.items()):
+        lines.append(f"  {reader} may also see: {', '.join(subjects) or 'nobody'}")
+    return "\n".join(lines)
 
 
 def time_line(payload: dict[str, Any]) -> str:

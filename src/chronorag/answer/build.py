@@ -9,7 +9,9 @@ owner and dates of its document, and its best sentence; see ``answer.evidence``)
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from datetime import UTC, tzinfo
 
+from chronorag.answer import personal
 from chronorag.answer.decide import AnswerRules, Decision, decide, semantic
 from chronorag.answer.evidence import best_sentence, to_evidence
 from chronorag.model import Answer, Document, Evidence, Hit, Query
@@ -34,6 +36,7 @@ def build_answer(
     min_semantic: float,
     timings_ms: Mapping[str, float] | None = None,
     rules: AnswerRules | None = None,
+    tz: tzinfo | None = None,
 ) -> Answer:
     """Decide the status and the short answer from the ranked hits.
 
@@ -42,6 +45,9 @@ def build_answer(
     ``min_semantic`` is replaced by the argument). Evidence lists the deciding item and
     its parallel views first, then relevant items (applicable or not, so a caller sees
     why a relevant document was not used), then the rest, ``query.k`` items at least.
+
+    Over personal records (issue 6) the answer is shaped by intent and validated
+    (``answer.personal``); times are read in ``tz`` (default: the zone of ``query.now``).
     """
     base = rules or AnswerRules()
     rules = AnswerRules(min_semantic=min_semantic, margin=base.margin,
@@ -49,6 +55,10 @@ def build_answer(
     items = evidence_items(query, hits, documents=documents, authority=rules.authority)
     later = evidence_items(query, upcoming, documents=documents, authority=rules.authority)
     decision = decide(query.text, items, upcoming=later, as_of=query.as_of, rules=rules)
+    if personal.applies(items, decision):
+        decision = personal.answer_records(
+            query, items, general=decision, documents=documents, min_semantic=min_semantic,
+            tz=tz or query.now.tzinfo or UTC).decision
     return Answer(
         question=query.text, now=query.now, as_of=query.as_of,
         understanding=query.understanding, status=decision.status, answer=decision.answer,

@@ -93,10 +93,10 @@ def _people(value: Any, errors: _Errors) -> list[Person]:
             key = normalise(name)
             if key in reserved:
                 errors.add(field, f"{name!r} means the asking user (--user); remove it",
-                           near=person.id)
+                           near=name)
             elif owners.get(key, person.id) != person.id:
                 errors.add(field, f"{name!r} already names {owners[key]!r}; a name must "
-                           "point to one person", near=person.id)
+                           "point to one person", near=name)
             owners.setdefault(key, person.id)
         people.append(person)
     return people

@@ -14,8 +14,10 @@ from chronorag.people.model import Directory, Person
 
 # A document is visible to reader :user when it has no subject, is about the reader, or
 # is about someone who granted the reader access. :admin sees everything.
-_VISIBLE = """(:admin = 1 OR subject IS NULL OR subject = :user
-    OR subject IN (SELECT subject FROM access_grants WHERE reader = :user))"""
+# Written so it is never NULL (three-valued logic would make ``NOT _VISIBLE`` NULL, and a
+# hidden record would then count as visible when no user is given).
+_VISIBLE = """(:admin = 1 OR subject IS NULL OR (:user IS NOT NULL AND (subject = :user
+    OR subject IN (SELECT subject FROM access_grants WHERE reader = :user))))"""
 _ABOUT = "(:subjects IS NULL OR subject IN (SELECT value FROM json_each(:subjects)))"
 
 

@@ -1,0 +1,83 @@
+"""Answer validation: an answer must be supported by its cited evidence and lie in time.
+
+* **Supported**: a time answer is a clock time (and date) that the evidence states in its
+  text or in its ``occurred_at``; a count equals the number of counted records; a content
+  answer is a span of the evidence text.
+* **Consistent in time**: every cited record's ``occurred_at`` overlaps the question's
+  event window.
+
+A failed check turns the answer ``uncertain``; the caller then shows the raw evidence
+with one of the flags below saying why.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime, tzinfo
+
+from chronorag.model import Evidence, Granularity, Interval
+from chronorag.timex import parse
+
+UNSUPPORTED = "answer_unsupported"
+"""The short answer is neither stated in nor computed from its cited evidence."""
+OUTSIDE_INTERVAL = "evidence_outside_interval"
+"""A cited record happened outside the period the question asks about."""
+NO_TIME = "no_time_in_evidence"
+"""A time was asked, and the deciding record states no time of day."""
+
+_CLOCK = frozenset({Granularity.HOUR, Granularity.MINUTE, Granularity.SECOND})
+
+
+def occurred(item: Evidence) -> datetime | None:
+    """The start of a record's ``occurred_at`` (``None`` for other documents)."""
+    return None if item.occurred_at is None else datetime.fromisoformat(item.occurred_at)
+
+
+def clock_times(item: Evidence, *, tz: tzinfo, granularity: Granularity | None) -> list[datetime]:
+    """Moments of day the evidence states, in ``tz``: ``occurred_at`` when it is finer
+    than a day (``granularity``), then clock times in its text ("12:30", 上午九点)."""
+    start = occurred(item)
+    times = []
+    if start is not None and granularity in _CLOCK:
+        times.append(start.astimezone(tz))
+    if start is not None:
+        # The record's own day anchors the clock times of its text.
+        for found in parse(item.sentence or item.text, now=start.astimezone(tz), tz=tz):
+            iv = found.interval
+            if iv.granularity in _CLOCK and iv.start is not None:
+                times.append(iv.start.astimezone(tz))
+    return times
+
+
+def format_time(moment: datetime, *, with_date: bool) -> str:
+    """``12:30``, or ``2026-11-17 12:30`` when the question spans more than a day."""
+    return moment.strftime("%Y-%m-%d %H:%M" if with_date else "%H:%M")
+
+
+def check_time(answer: str, item: Evidence, *, tz: tzinfo,
+               granularity: Granularity | None) -> list[str]:
+    """Flags when ``answer`` is not one of the times ``item`` states."""
+    stated = {format_time(t, with_date=" " in answer)
+              for t in clock_times(item, tz=tz, granularity=granularity)}
+    return [] if answer in stated else [UNSUPPORTED]
+
+
+def check_count(answer: str, counted: Sequence[Evidence]) -> list[str]:
+    """Flags when ``answer`` is not the number of distinct counted records."""
+    return [] if answer == str(len({e.doc_id for e in counted})) else [UNSUPPORTED]
+
+
+def check_content(answer: str, item: Evidence) -> list[str]:
+    """Flags when ``answer`` is not a span of the evidence text."""
+    return [] if answer and answer in item.text else [UNSUPPORTED]
+
+
+def check_window(cited: Sequence[Evidence], window: Interval | None) -> list[str]:
+    """Flags when a cited record's event time does not overlap ``window``."""
+    if window is None:
+        return []
+    for item in cited:
+        start = occurred(item)
+        if start is None or not window.contains(start):
+            return [OUTSIDE_INTERVAL]
+    return []

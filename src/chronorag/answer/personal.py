@@ -1,0 +1,152 @@
+"""Answers over personal records (events with ``occurred_at``), shaped by intent.
+
+Used when the evidence holds event records and the general rules did not decide on a
+non-record document (a policy, a wiki page): those keep the general answer.
+
+* **Relevant record**: its relevance ``max(semantic, dense_relevance)`` clears
+  ``min_semantic``, or a key content word of the question appears in it. The second
+  relevance is the multilingual embedding's: the English-only cross-encoder cannot judge
+  an English question against a Chinese record.
+* **time** -> the clock time of the best record ("12:30"; with its date when the question's
+  period is longer than a day), from ``occurred_at`` when finer than a day, else from a
+  time its text states. **content** -> its best sentence. **count** -> the number of
+  matching records: key words appear, or relevance within ``count_margin`` of the best
+  (a relative floor: absolute scores of different models are not comparable); no
+  matching record gives ``not_found`` (flag ``no_matching_records``), never "0".
+* Every shaped answer is validated (``answer.check``); a failure gives ``uncertain``,
+  the raw evidence text as the answer, and a flag saying why.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import tzinfo
+
+from chronorag.answer import check
+from chronorag.answer.decide import Decision
+from chronorag.model import AnswerStatus, Document, Evidence, Granularity, Intent, Query
+from chronorag.retrieve.scope import event_window
+from chronorag.retrieve.tokenize import tokenize
+
+NO_MATCHING = "no_matching_records"
+"""Answer flag: records exist in the asked period, none of them matches the question."""
+
+COUNT_MARGIN = 0.3
+"""A record counts when its relevance is within this of the most relevant record's."""
+
+_QUESTION_WORDS_TEXT = """
+几次 多少次 几回 多少回 几遍 多少 几点 什么 什么时候 时候 啥 哪天 一共 总共 我 你 他 她
+how many times often when what time did do does i me my mine myself during last past
+ago days day week weeks
+"""
+_QUESTION_WORDS = frozenset(_QUESTION_WORDS_TEXT.split())
+
+
+@dataclass(frozen=True)
+class PersonalAnswer:
+    """The decision over records and the evidence it cites, deciding items first."""
+
+    decision: Decision
+    cited: tuple[Evidence, ...]
+
+
+def relevance(item: Evidence) -> float:
+    """Relevance of a record: the better of the reranker's and the embedding's judgement."""
+    return max(float(item.scores.get("semantic", 0.0)),
+               float(item.scores.get("dense_relevance", 0.0)))
+
+
+def key_terms(query: Query) -> frozenset[str]:
+    """Content words of the question, without people's names and question words."""
+    text = query.content
+    for entity in query.understanding.entities:
+        text = text.replace(entity.text, " ")
+    return frozenset(t for t in tokenize(text) if t not in _QUESTION_WORDS
+                     and (len(t) >= 2 if not t.isascii() else len(t) >= 3))
+
+
+def mentions(item: Evidence, terms: frozenset[str]) -> bool:
+    """True when a key term appears in the record (Latin words: a shared 5-letter stem)."""
+    if not terms:
+        return False
+    words = set(tokenize(f"{item.title} {item.text}"))
+    stems = {w[:5] for w in words if w.isascii() and len(w) >= 5}
+    return any(t in words or (t.isascii() and len(t) >= 5 and t[:5] in stems) for t in terms)
+
+
+def applies(items: Sequence[Evidence], general: Decision) -> bool:
+    """Records answer unless the general rules decided on a document that is no record."""
+    if not any(e.occurred_at is not None for e in items):
+        return False
+    return not general.deciding or general.deciding[0].occurred_at is not None
+
+
+def answer_records(query: Query, items: Sequence[Evidence], *, general: Decision,
+                   documents: Mapping[str, Document], min_semantic: float,
+                   tz: tzinfo) -> PersonalAnswer:
+    """Shape and validate the answer of ``query`` from the record evidence ``items``."""
+    terms = key_terms(query)
+    records = [e for e in items if e.occurred_at is not None and e.applicable
+               and "violates_time" not in e.flags]
+    relevant = [e for e in records if relevance(e) >= min_semantic or mentions(e, terms)]
+    if query.understanding.intent is Intent.COUNT:
+        return _count(query, records, terms, min_semantic=min_semantic, general=general)
+    if not relevant:
+        return PersonalAnswer(Decision(AnswerStatus.NOT_FOUND, None, (), general.upcoming,
+                                       general.flags), ())
+    best = max(relevant, key=lambda e: (mentions(e, terms), relevance(e)))
+    doc = documents.get(best.doc_id)
+    granularity = doc.occurred_at.granularity if doc and doc.occurred_at else None
+    if query.understanding.intent is Intent.TIME:
+        text, flags = _time(query, best, tz=tz, granularity=granularity)
+    else:
+        text = (best.sentence or best.text).strip()
+        flags = check.check_content(text, best)
+    flags += check.check_window([best], event_window(query.constraint))
+    return _validated(text, flags, [best], general)
+
+
+def _time(query: Query, best: Evidence, *, tz: tzinfo,
+          granularity: Granularity | None) -> tuple[str, list[str]]:
+    times = check.clock_times(best, tz=tz, granularity=granularity)
+    if not times:
+        return "", [check.NO_TIME]
+    window = query.constraint.interval
+    one_day = (window is not None and window.start is not None and window.end is not None
+               and (window.end - window.start).total_seconds() <= 86400)
+    text = check.format_time(times[0], with_date=not one_day)
+    return text, check.check_time(text, best, tz=tz, granularity=granularity)
+
+
+def _count(query: Query, records: Sequence[Evidence], terms: frozenset[str], *,
+           min_semantic: float, general: Decision) -> PersonalAnswer:
+    if not records:
+        return PersonalAnswer(Decision(AnswerStatus.NOT_FOUND, None, (), general.upcoming,
+                                       general.flags), ())
+    best = max(relevance(e) for e in records)
+    floor = max(min_semantic, best - COUNT_MARGIN)
+    seen: dict[str, Evidence] = {}
+    for item in records:
+        if item.doc_id not in seen and (mentions(item, terms) or relevance(item) >= floor):
+            seen[item.doc_id] = item
+    counted = sorted(seen.values(), key=lambda e: e.occurred_at or "")
+    if not counted:
+        # Nothing matched: "0" would claim the records are complete; say not found.
+        return PersonalAnswer(Decision(AnswerStatus.NOT_FOUND, None, (), general.upcoming,
+                                       (NO_MATCHING,)), ())
+    text = str(len(counted))
+    flags = check.check_count(text, counted)
+    flags += check.check_window(counted, event_window(query.constraint))
+    return _validated(text, flags, counted, general)
+
+
+def _validated(text: str, flags: list[str], cited: Sequence[Evidence],
+               general: Decision) -> PersonalAnswer:
+    if flags:
+        raw = cited[0].text if cited else None
+        decision = Decision(AnswerStatus.UNCERTAIN, raw, tuple(cited), general.upcoming,
+                            tuple(dict.fromkeys(flags)))
+    else:
+        decision = Decision(AnswerStatus.ANSWERED, text, tuple(cited), general.upcoming, ())
+    return PersonalAnswer(decision, tuple(cited))

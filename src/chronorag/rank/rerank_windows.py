@@ -1,0 +1,105 @@
+"""Time-aware sentence-window reranking with the cross-encoder.
+
+A passage of a long page speaks of many periods; the question asks about one. Rather than
+asking the cross-encoder about whole passages (slow, and it then rewards passages that
+*mention* the question's subject), this reranker asks it about the few sentences of each
+candidate passage whose times fit the question's constraint — each with its neighbours and
+the page title for context. The passage's semantic score is its best window's score, and
+the window's sentence becomes the passage's ``best_sentence``. Windows are short, so far
+more candidates fit in the same time budget than with whole passages.
+
+Without a time constraint the windows are the sentences that share most words with the
+question. Mostly-Chinese questions keep their retrieval relevance (the model is English).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import numpy as np
+
+from chronorag.model import Chunk, Hit, Query, Sentence
+from chronorag.rank.rerank_ce import SKIPPED_CJK, CrossEncoderReranker, fallback
+from chronorag.rank.rerank_none import fallback_semantics, with_scores
+from chronorag.rank.temporal import sentence_fits
+from chronorag.retrieve.tokenize import is_mostly_cjk
+
+NOT_RERANKED = "not_reranked"
+_WORD = re.compile(r"\w{3,}")
+
+
+class WindowReranker:
+    """Cross-encoder over time-fitting sentence windows of the first ``top_n`` hits.
+
+    Args:
+        top_n: how many hits are judged; the rest follow, flagged ``not_reranked``.
+        per_chunk: how many windows of one passage are judged.
+        context: sentences on each side of the chosen sentence.
+        max_length: token limit of one (question, window) pair.
+    """
+
+    name = "windows"
+
+    def __init__(self, *, top_n: int = 30, per_chunk: int = 2, context: int = 1,
+                 max_length: int = 128, batch_size: int = 32) -> None:
+        self.top_n = top_n
+        self.per_chunk = per_chunk
+        self.context = context
+        self.model = CrossEncoderReranker(max_length=max_length, batch_size=batch_size,
+                                          top_n=top_n)
+
+    def rerank(self, query: Query, hits: Sequence[Hit]) -> list[Hit]:
+        """Hits sorted by their best window's ``semantic`` score."""
+        if not hits:
+            return []
+        if is_mostly_cjk(query.text):
+            return fallback(hits, flag=SKIPPED_CJK)
+        head, tail = list(hits[: self.top_n]), list(hits[self.top_n :])
+        windows = [(i, s, text) for i, hit in enumerate(head)
+                   for s, text in self._windows(query, hit)]
+        logits = self.model.score(query.text, [text for _, _, text in windows])
+        best: dict[int, tuple[float, int | None]] = {}
+        for (i, sentence, _), logit in zip(windows, logits, strict=True):
+            if i not in best or logit > best[i][0]:
+                best[i] = (float(logit), sentence)
+        judged = []
+        for i, hit in enumerate(head):
+            logit, sentence = best.get(i, (-20.0, None))
+            semantic = float(1.0 / (1.0 + np.exp(-logit)))
+            scored = with_scores(hit, rerank=logit, semantic=semantic)
+            judged.append(Hit(chunk=scored.chunk, score=semantic, scores=scored.scores,
+                              best_sentence=sentence, flags=scored.flags,
+                              applicable=scored.applicable))
+        judged.sort(key=lambda h: -h.scores["semantic"])
+        floor = min((h.scores["semantic"] for h in judged), default=0.0)
+        rest = [with_scores(h, flags=(NOT_RERANKED,), semantic=min(v, floor))
+                for h, v in zip(tail, fallback_semantics(tail), strict=True)]
+        return judged + rest
+
+    def _windows(self, query: Query, hit: Hit) -> list[tuple[int | None, str]]:
+        chunk = hit.chunk
+        if not chunk.sentences:
+            return [(None, chunk.text)]
+        chosen = self._choose(query, hit)
+        return [(chunk.sentences[p].index, _window_text(chunk, p, self.context))
+                for p in chosen]
+
+    def _choose(self, query: Query, hit: Hit) -> list[int]:
+        """Positions (in the chunk) of the sentences worth judging."""
+        sentences = hit.chunk.sentences
+        terms = set(_WORD.findall(query.content.lower()))
+        overlap = [len(terms & set(_WORD.findall(s.text.lower()))) for s in sentences]
+        if query.constraint.interval is not None:
+            fits = sentence_fits(hit, query.constraint)
+            ranked = sorted(range(len(sentences)),
+                            key=lambda p: (fits[p].tier, fits[p].fit, overlap[p]), reverse=True)
+        else:
+            ranked = sorted(range(len(sentences)), key=lambda p: overlap[p], reverse=True)
+        return sorted(ranked[: self.per_chunk])
+
+
+def _window_text(chunk: Chunk, position: int, context: int) -> str:
+    sentences: Sequence[Sentence] = chunk.sentences
+    low, high = max(position - context, 0), min(position + context + 1, len(sentences))
+    return " ".join(s.text for s in sentences[low:high])
