@@ -7,11 +7,12 @@ import json
 import os
 import sys
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import UTC, datetime, tzinfo
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from chronorag import render
 from chronorag.clock import system_now
-from chronorag.errors import ChronoragError, TimeParseError, ValidationError
+from chronorag.errors import ChronoragError, ConfigError, TimeParseError, ValidationError
 
 
 def _iso(value: str) -> datetime:
@@ -33,11 +34,15 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("ingest", help="validate and store documents (.jsonl, .md, .txt, folders)")
     p.add_argument("paths", nargs="+")
     p.add_argument("--db", default=None)
+    p.add_argument("--tz", default=None, help="IANA time zone for naive times "
+                   "(default: $CHRONORAG_TZ, else UTC)")
     p.add_argument("--json", action="store_true")
 
     p = sub.add_parser("ask", help="answer a question with evidence")
     p.add_argument("question")
     p.add_argument("--db", default=None)
+    p.add_argument("--tz", default=None, help="IANA time zone for naive times "
+                   "(default: $CHRONORAG_TZ, else UTC)")
     p.add_argument("--now", type=_iso, default=None, help="when the question is asked")
     p.add_argument("--as-of", type=_iso, default=None, help="the time the question is about")
     p.add_argument("--user", default=None, help="who asks: sees public documents, their own "
@@ -51,6 +56,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("time", help="resolve a time expression to an interval")
     p.add_argument("expression")
     p.add_argument("--now", type=_iso, default=None)
+    p.add_argument("--tz", default=None, help="IANA time zone (default: $CHRONORAG_TZ, else UTC)")
     p.add_argument("--json", action="store_true")
 
     p = sub.add_parser("eval", help="benchmarks")
@@ -61,9 +67,14 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--limit", type=int, default=None, help="only the first N questions")
     e.add_argument("--json", action="store_true")
     e.add_argument("--plot", default=None, help="write AR@k curves to this PNG")
+    e.add_argument("--db", default=None,
+                   help="reuse this store (unchanged documents are not embedded again); "
+                        "default: a fresh temporary store")
 
     p = sub.add_parser("review", help="list what a knowledge-base owner must look at")
     p.add_argument("--db", default=None)
+    p.add_argument("--tz", default=None, help="IANA time zone for naive times "
+                   "(default: $CHRONORAG_TZ, else UTC)")
     p.add_argument("--as-of", type=_iso, default=None, help="judge validity at this time")
     p.add_argument("--threshold", type=float, default=None,
                    help="cosine above which two documents count as near-duplicates (0.9)")
@@ -72,6 +83,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("context", help="context pack of a semantic layer for text-to-SQL")
     p.add_argument("question")
     p.add_argument("--db", default=None)
+    p.add_argument("--tz", default=None, help="IANA time zone for naive times "
+                   "(default: $CHRONORAG_TZ, else UTC)")
     p.add_argument("--now", type=_iso, default=None, help="when the question is asked")
     p.add_argument("--as-of", type=_iso, default=None, help="the time the question is about")
     p.add_argument("--budget", type=int, default=None, help="token budget (words + CJK chars)")
@@ -124,7 +137,7 @@ def _dispatch(args: argparse.Namespace) -> int:
         return run_context(args, db=args.db or _db_default(), out=sys.stdout)
     from chronorag.engine import Engine
 
-    with Engine(args.db or _db_default()) as engine:
+    with Engine(args.db or _db_default(), tz=_tz(args)) as engine:
         if args.command == "ingest":
             report = engine.ingest(args.paths, now=system_now(),
                                    progress=render.progress_callback(sys.stderr))
@@ -142,6 +155,18 @@ def _dispatch(args: argparse.Namespace) -> int:
         else:
             render.print_answer(answer, file=sys.stdout)
         return 0
+
+
+def _tz(args: argparse.Namespace) -> tzinfo:
+    """The time zone naive times are read in: --tz, else $CHRONORAG_TZ, else UTC."""
+    name = getattr(args, "tz", None) or os.environ.get("CHRONORAG_TZ")
+    if not name:
+        return UTC
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise ConfigError(f"unknown time zone {name!r}; use an IANA name such as "
+                          "Asia/Shanghai or Europe/Berlin") from None
 
 
 def _review(args: argparse.Namespace) -> int:
@@ -166,13 +191,12 @@ def _review(args: argparse.Namespace) -> int:
 def _time(args: argparse.Namespace) -> int:
     from chronorag.timex import parse_one
 
-    now = args.now or system_now()
+    tz = _tz(args)
+    now = args.now or system_now().astimezone(tz)
     if now.tzinfo is None:
-        from datetime import UTC
-
-        now = now.replace(tzinfo=UTC)
+        now = now.replace(tzinfo=tz)
     try:
-        expression = parse_one(args.expression, now=now)
+        expression = parse_one(args.expression, now=now, tz=tz)
     except TimeParseError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1

@@ -94,10 +94,11 @@ def search(query: Query, *, config: SearchConfig, components: Components) -> Ran
     hits = _timed(timings, "retrieve",
                   lambda: _retrieve(query, config, components, scope.chunk_ids))
     reranker = components.reranker(config.reranker, top_n=config.rerank_top)
-    head, tail = hits[: config.rerank_top], hits[config.rerank_top :]
-    head = _timed(timings, "rerank", lambda: reranker.rerank(query, head))
+    # Every candidate goes in: the reranker judges its own ``top_n`` (chosen by
+    # ``rerank_top``) and ranks the rest behind them, flagged ``not_reranked``.
+    judged = _timed(timings, "rerank", lambda: reranker.rerank(query, hits))
     # Later stages compare ``score``: from here on it is the semantic relevance.
-    hits = [replace(h, score=h.scores.get("semantic", h.score)) for h in head] + tail
+    hits = [replace(h, score=h.scores.get("semantic", h.score)) for h in judged]
     scorer = TEMPORAL.create(config.temporal)
     hits = _timed(timings, "temporal", lambda: scorer.rerank(query, hits))
     upcoming: list[Hit] = []

@@ -25,7 +25,7 @@ def run_eval(args: argparse.Namespace, *, out: TextIO) -> int:
                               "questions.jsonl (see shared/data/timeqa)")
     methods = tuple(args.methods.split(",")) if args.methods else DEFAULT_METHODS
     questions = load_questions(questions_path, limit=args.limit)
-    with tempfile.TemporaryDirectory() as tmp, Engine(Path(tmp) / "eval.db") as engine:
+    with tempfile.TemporaryDirectory() as tmp, Engine(args.db or Path(tmp) / "eval.db") as engine:
         started = time.perf_counter()
         report = engine.ingest([corpus], now=EVAL_NOW)
         ingest_s = time.perf_counter() - started

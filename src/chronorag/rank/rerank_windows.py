@@ -8,6 +8,11 @@ the page title for context. The passage's semantic score is its best window's sc
 the window's sentence becomes the passage's ``best_sentence``. Windows are short, so far
 more candidates fit in the same time budget than with whole passages.
 
+Which passages are judged matters as much as how: before the model runs, candidates are
+ordered by their retrieval relevance combined with their temporal fit (the same gated rule
+as the final ranking), so the model's budget goes to passages that are about the subject
+*and* speak of the asked period.
+
 Without a time constraint the windows are the sentences that share most words with the
 question. Mostly-Chinese questions keep their retrieval relevance (the model is English).
 """
@@ -21,8 +26,8 @@ import numpy as np
 
 from chronorag.model import Chunk, Hit, Query, Sentence
 from chronorag.rank.rerank_ce import SKIPPED_CJK, CrossEncoderReranker, fallback
-from chronorag.rank.rerank_none import fallback_semantics, with_scores
-from chronorag.rank.temporal import sentence_fits
+from chronorag.rank.rerank_none import NoReranker, fallback_semantics, with_scores
+from chronorag.rank.temporal import ChronoTemporal, sentence_fits
 from chronorag.retrieve.tokenize import is_mostly_cjk
 
 NOT_RERANKED = "not_reranked"
@@ -37,13 +42,16 @@ class WindowReranker:
         per_chunk: how many windows of one passage are judged.
         context: sentences on each side of the chosen sentence.
         max_length: token limit of one (question, window) pair.
+        prerank: order candidates by retrieval relevance × temporal fit before choosing
+            which ``top_n`` the model judges.
     """
 
     name = "windows"
 
-    def __init__(self, *, top_n: int = 30, per_chunk: int = 2, context: int = 1,
-                 max_length: int = 128, batch_size: int = 32) -> None:
+    def __init__(self, *, top_n: int = 10, per_chunk: int = 2, context: int = 1,
+                 max_length: int = 128, batch_size: int = 32, prerank: bool = True) -> None:
         self.top_n = top_n
+        self.prerank = prerank
         self.per_chunk = per_chunk
         self.context = context
         self.model = CrossEncoderReranker(max_length=max_length, batch_size=batch_size,
@@ -55,6 +63,8 @@ class WindowReranker:
             return []
         if is_mostly_cjk(query.text):
             return fallback(hits, flag=SKIPPED_CJK)
+        if self.prerank and query.constraint.interval is not None:
+            hits = ChronoTemporal(doc_weight=0.7).rerank(query, NoReranker().rerank(query, hits))
         head, tail = list(hits[: self.top_n]), list(hits[self.top_n :])
         windows = [(i, s, text) for i, hit in enumerate(head)
                    for s, text in self._windows(query, hit)]

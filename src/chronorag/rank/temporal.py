@@ -162,7 +162,7 @@ class ChronoTemporal:
 
     name = "chronorag"
 
-    def __init__(self, *, gate: float = 0.5, mode: str = "gated", doc_weight: float = 0.5) -> None:
+    def __init__(self, *, gate: float = 0.5, mode: str = "gated", doc_weight: float = 0.7) -> None:
         self.gate = gate
         self.mode = mode
         self.doc_weight = doc_weight
