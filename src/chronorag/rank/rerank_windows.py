@@ -24,7 +24,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from chronorag.model import Chunk, Hit, Query, Sentence
+from chronorag.model import Chunk, Hit, Intent, Query, Sentence
 from chronorag.rank.rerank_ce import SKIPPED_CJK, CrossEncoderReranker, fallback
 from chronorag.rank.rerank_none import NoReranker, fallback_semantics, with_scores
 from chronorag.rank.temporal import ChronoTemporal, sentence_fits
@@ -32,6 +32,8 @@ from chronorag.retrieve.tokenize import is_mostly_cjk
 
 NOT_RERANKED = "not_reranked"
 _WORD = re.compile(r"\w{3,}")
+_STOP = frozenset("the and was were what which who whom when where how did does for from "
+                  "with that this have has had are its his her their into".split())
 
 
 class WindowReranker:
@@ -98,8 +100,12 @@ class WindowReranker:
     def _choose(self, query: Query, hit: Hit) -> list[int]:
         """Positions (in the chunk) of the sentences worth judging."""
         sentences = hit.chunk.sentences
-        terms = set(_WORD.findall(query.content.lower()))
+        terms = set(_WORD.findall(query.content.lower())) - _STOP
         overlap = [len(terms & set(_WORD.findall(s.text.lower()))) for s in sentences]
+        if query.understanding.intent is Intent.TIME:
+            # "When was it completed?" is answered by a sentence that states a time.
+            overlap = [o + (2 if s.mentions else 0) for o, s in zip(overlap, sentences,
+                                                                     strict=True)]
         if query.constraint.interval is not None:
             fits = sentence_fits(hit, query.constraint)
             ranked = sorted(range(len(sentences)),
