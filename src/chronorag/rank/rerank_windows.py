@@ -32,9 +32,11 @@ from chronorag.retrieve.tokenize import is_mostly_cjk
 
 NOT_RERANKED = "not_reranked"
 _WORD = re.compile(r"\w{3,}")
-_STOP = frozenset(
-    "the and was were what which who whom when where how did does for from with that this "
-    "have has had are its his her their into".split()
+_STOP = frozenset({
+    "the", "and", "was", "were", "what", "which", "who", "whom", "when", "where", "how", "did",
+    "does", "for", "from", "with", "that", "this", "have", "has", "had", "are", "its", "his",
+    "her", "their", "into",
+})
 )
 
 
