@@ -37,7 +37,6 @@ _STOP = frozenset({
     "does", "for", "from", "with", "that", "this", "have", "has", "had", "are", "its", "his",
     "her", "their", "into",
 })
-)
 
 
 class WindowReranker:
