@@ -51,7 +51,7 @@ PRESETS: dict[str, SearchConfig] = {
     "hybrid+rerank": SearchConfig("hybrid+rerank", validity=False),
     "mrag": SearchConfig("mrag", temporal="mrag", validity=False),
     "product": SearchConfig("product", temporal="product", validity=False),
-    "default": SearchConfig("default", reranker="windows", rerank_top=10,
+    "default": SearchConfig("default", reranker="windows", rerank_top=8,
                             temporal="chronorag"),
 }
 

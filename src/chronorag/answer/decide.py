@@ -128,8 +128,15 @@ def relevant_upcoming(relevant: Sequence[Evidence], upcoming: Sequence[Evidence]
 
 
 def _top_band(deciders: Sequence[Evidence], rules: AnswerRules) -> list[Evidence]:
-    """Deciders within the margin of the best one: originals, then higher prior, first."""
-    best = max(semantic(e) for e in deciders)
+    """Deciders within the margin of the pipeline's first one: originals, then higher
+    prior, first.
+
+    The band is anchored on the first decider in pipeline order, not on the most
+    relevant one: the ranking already weighed relevance against time, and a passage
+    that is more "about" the question but silent on the asked period must not take the
+    decision back from one that states it.
+    """
+    best = semantic(deciders[0])
     band = [e for e in deciders if semantic(e) >= best - rules.margin]
     # sorted() is stable: equal keys keep the pipeline's order (temporal fit included).
     return sorted(band, key=lambda e: ("derived_copy" in e.flags,

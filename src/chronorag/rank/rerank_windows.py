@@ -53,7 +53,7 @@ class WindowReranker:
 
     name = "windows"
 
-    def __init__(self, *, top_n: int = 10, per_chunk: int = 2, context: int = 1,
+    def __init__(self, *, top_n: int = 10, per_chunk: int = 2, context: int = 0,
                  max_length: int = 128, batch_size: int = 32, prerank: bool = True) -> None:
         self.top_n = top_n
         self.prerank = prerank
