@@ -67,9 +67,15 @@ class Components:
         key = f"{name}:{top_n}"
         if key not in self._rerankers:
             # Models are shared between depths: a second depth only wraps the same session.
-            options = {} if name == "none" else {"top_n": top_n}
+            options: dict[str, object] = {} if name == "none" else {"top_n": top_n}
+            if name == "windows":
+                options["titles"] = self._title
             self._rerankers[key] = RERANKERS.create(name, **options)
         return self._rerankers[key]
+
+    def _title(self, doc_id: str) -> str:
+        document = self.documents().get(doc_id)
+        return document.title if document else ""
 
     def documents(self) -> dict[str, Document]:
         generation = self.store.generation()

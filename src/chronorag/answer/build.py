@@ -51,7 +51,7 @@ def build_answer(
     """
     base = rules or AnswerRules()
     rules = AnswerRules(min_semantic=min_semantic, margin=base.margin,
-                        authority=base.authority)
+                        copy_margin=base.copy_margin, authority=base.authority)
     items = evidence_items(query, hits, documents=documents, authority=rules.authority)
     later = evidence_items(query, upcoming, documents=documents, authority=rules.authority)
     decision = decide(query.text, items, upcoming=later, as_of=query.as_of, rules=rules)

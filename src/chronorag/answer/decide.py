@@ -37,7 +37,7 @@ from chronorag.answer.shape import short_answer, states_differ
 from chronorag.model import AnswerStatus, Evidence
 from chronorag.rank.authority import AuthorityPrior
 
-DEFAULT_MARGIN = 0.15
+DEFAULT_MARGIN = 0.05
 """Semantic scores (cross-encoder sigmoid, 0..1) within this of the best count as equal."""
 
 RESTS_ON_UNDATED = "rests_on_undated"
@@ -54,6 +54,7 @@ class AnswerRules:
 
     min_semantic: float = 0.05
     margin: float = DEFAULT_MARGIN
+    copy_margin: float = 0.15
     authority: AuthorityPrior = field(default_factory=AuthorityPrior)
 
 
@@ -128,19 +129,24 @@ def relevant_upcoming(relevant: Sequence[Evidence], upcoming: Sequence[Evidence]
 
 
 def _top_band(deciders: Sequence[Evidence], rules: AnswerRules) -> list[Evidence]:
-    """Deciders within the margin of the pipeline's first one: originals, then higher
-    prior, first.
+    """Deciders close to the pipeline's first one, originals before copies, higher
+    authority prior first.
 
     The band is anchored on the first decider in pipeline order, not on the most
     relevant one: the ranking already weighed relevance against time, and a passage
     that is more "about" the question but silent on the asked period must not take the
-    decision back from one that states it.
+    decision back from one that states it. A copy gives way to an applicable original
+    within ``copy_margin`` (the origin speaks for its copies); the authority prior only
+    breaks near-ties, within ``margin``.
     """
     best = semantic(deciders[0])
-    band = [e for e in deciders if semantic(e) >= best - rules.margin]
-    # sorted() is stable: equal keys keep the pipeline's order (temporal fit included).
-    return sorted(band, key=lambda e: ("derived_copy" in e.flags,
-                                       -rules.authority.prior(e.source_type)))
+    wide = [e for e in deciders
+            if semantic(e) >= best - max(rules.copy_margin, rules.margin)]
+    pool = [e for e in wide if "derived_copy" not in e.flags] or wide
+    anchor = semantic(pool[0])
+    band = [e for e in pool if semantic(e) >= anchor - rules.margin]
+    # sorted() is stable: equal priors keep the pipeline's order (temporal fit included).
+    return sorted(band, key=lambda e: -rules.authority.prior(e.source_type))
 
 
 def _parallel_views(question: str, first: Evidence,

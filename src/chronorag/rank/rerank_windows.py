@@ -20,7 +20,7 @@ question. Mostly-Chinese questions keep their retrieval relevance (the model is 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -49,13 +49,17 @@ class WindowReranker:
         max_length: token limit of one (question, window) pair.
         prerank: order candidates by retrieval relevance × temporal fit before choosing
             which ``top_n`` the model judges.
+        titles: document id -> title; a window is prefixed with its page's title, since a
+            lone sentence ("He was prime minister from 2022") rarely names its subject.
     """
 
     name = "windows"
 
     def __init__(self, *, top_n: int = 10, per_chunk: int = 2, context: int = 0,
-                 max_length: int = 128, batch_size: int = 32, prerank: bool = True) -> None:
+                 max_length: int = 128, batch_size: int = 32, prerank: bool = True,
+                 titles: Callable[[str], str] | None = None) -> None:
         self.top_n = top_n
+        self.titles = titles
         self.prerank = prerank
         self.per_chunk = per_chunk
         self.context = context
@@ -97,7 +101,9 @@ class WindowReranker:
         if not chunk.sentences:
             return [(None, chunk.text)]
         chosen = self._choose(query, hit)
-        return [(chunk.sentences[p].index, _window_text(chunk, p, self.context))
+        title = self.titles(chunk.doc_id) if self.titles else ""
+        prefix = f"{title}: " if title else ""
+        return [(chunk.sentences[p].index, prefix + _window_text(chunk, p, self.context))
                 for p in chosen]
 
     def _choose(self, query: Query, hit: Hit) -> list[int]:
