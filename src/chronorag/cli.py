@@ -27,24 +27,34 @@ def _db_default() -> str:
     return os.environ.get("CHRONORAG_DB", "chronorag.db")
 
 
+def _tz_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--tz", default=None, help="IANA time zone for naive times "
+                   "(default: $CHRONORAG_TZ, else UTC)")
+
+
+def _store_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--db", default=None)
+    _tz_option(p)
+
+
+def _question_times(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--now", type=_iso, default=None, help="when the question is asked")
+    p.add_argument("--as-of", type=_iso, default=None, help="the time the question is about")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="chronorag", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("ingest", help="validate and store documents (.jsonl, .md, .txt, folders)")
     p.add_argument("paths", nargs="+")
-    p.add_argument("--db", default=None)
-    p.add_argument("--tz", default=None, help="IANA time zone for naive times "
-                   "(default: $CHRONORAG_TZ, else UTC)")
+    _store_options(p)
     p.add_argument("--json", action="store_true")
 
     p = sub.add_parser("ask", help="answer a question with evidence")
     p.add_argument("question")
-    p.add_argument("--db", default=None)
-    p.add_argument("--tz", default=None, help="IANA time zone for naive times "
-                   "(default: $CHRONORAG_TZ, else UTC)")
-    p.add_argument("--now", type=_iso, default=None, help="when the question is asked")
-    p.add_argument("--as-of", type=_iso, default=None, help="the time the question is about")
+    _store_options(p)
+    _question_times(p)
     p.add_argument("--user", default=None, help="who asks: sees public documents, their own "
                    "records and those shared with them; 我/I/my/me mean this id")
     p.add_argument("--admin", action="store_true",
@@ -56,7 +66,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("time", help="resolve a time expression to an interval")
     p.add_argument("expression")
     p.add_argument("--now", type=_iso, default=None)
-    p.add_argument("--tz", default=None, help="IANA time zone (default: $CHRONORAG_TZ, else UTC)")
+    _tz_option(p)
     p.add_argument("--json", action="store_true")
 
     p = sub.add_parser("eval", help="benchmarks")
@@ -72,9 +82,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "default: a fresh temporary store")
 
     p = sub.add_parser("review", help="list what a knowledge-base owner must look at")
-    p.add_argument("--db", default=None)
-    p.add_argument("--tz", default=None, help="IANA time zone for naive times "
-                   "(default: $CHRONORAG_TZ, else UTC)")
+    _store_options(p)
     p.add_argument("--as-of", type=_iso, default=None, help="judge validity at this time")
     p.add_argument("--threshold", type=float, default=None,
                    help="cosine above which two documents count as near-duplicates (0.9)")
@@ -82,11 +90,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("context", help="context pack of a semantic layer for text-to-SQL")
     p.add_argument("question")
-    p.add_argument("--db", default=None)
-    p.add_argument("--tz", default=None, help="IANA time zone for naive times "
-                   "(default: $CHRONORAG_TZ, else UTC)")
-    p.add_argument("--now", type=_iso, default=None, help="when the question is asked")
-    p.add_argument("--as-of", type=_iso, default=None, help="the time the question is about")
+    _store_options(p)
+    _question_times(p)
     p.add_argument("--budget", type=int, default=None, help="token budget (words + CJK chars)")
     p.add_argument("--shares", default=None,
                    help="budget shares, e.g. tables=0.3,columns=0.25,metrics=0.15")
@@ -134,7 +139,7 @@ def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "context":
         from chronorag.semantic.command import run_context
 
-        return run_context(args, db=args.db or _db_default(), out=sys.stdout)
+        return run_context(args, db=args.db or _db_default(), tz=_tz(args), out=sys.stdout)
     from chronorag.engine import Engine
 
     with Engine(args.db or _db_default(), tz=_tz(args)) as engine:
@@ -170,13 +175,11 @@ def _tz(args: argparse.Namespace) -> tzinfo:
 
 
 def _review(args: argparse.Namespace) -> int:
-    from datetime import UTC
-
     from chronorag.review import DEFAULT_THRESHOLD, review
     from chronorag.store.sqlite import SQLiteStore
 
     as_of = args.as_of or system_now()
-    as_of = as_of if as_of.tzinfo is not None else as_of.replace(tzinfo=UTC)
+    as_of = as_of if as_of.tzinfo is not None else as_of.replace(tzinfo=_tz(args))
     threshold = DEFAULT_THRESHOLD if args.threshold is None else args.threshold
     store = SQLiteStore(args.db or _db_default())
     try:

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field, replace
 from typing import TypeVar
 
 from chronorag.config import SearchConfig
+from chronorag.errors import ConfigError
 from chronorag.model import Document, Hit, Query
 from chronorag.rank.base import Reranker
 from chronorag.rank.rerankers import RERANKERS
@@ -51,22 +52,22 @@ class Components:
         return self._embedders[name]
 
     def retriever(self, name: str, config: SearchConfig) -> Retriever:
+        factories: dict[str, Callable[[], Retriever]] = {
+            "keyword": lambda: KeywordRetriever(self.store),
+            "dense": lambda: DenseRetriever(self.store, self.embedder(config.embedder)),
+        }
+        if name not in factories:
+            raise ConfigError(f"unknown retriever {name!r}; choose one of: "
+                              f"{', '.join(sorted(factories))}")
         key = f"{name}:{config.embedder}" if name == "dense" else name
         if key not in self._retrievers:
-            if name == "keyword":
-                self._retrievers[key] = KeywordRetriever(self.store)
-            elif name == "dense":
-                self._retrievers[key] = DenseRetriever(self.store, self.embedder(config.embedder))
-            else:
-                from chronorag.errors import ConfigError
-
-                raise ConfigError(f"unknown retriever {name!r}; choose one of: dense, keyword")
+            self._retrievers[key] = factories[name]()
         return self._retrievers[key]
 
     def reranker(self, name: str, *, top_n: int) -> Reranker:
         key = f"{name}:{top_n}"
         if key not in self._rerankers:
-            # Models are shared between depths: a second depth only wraps the same session.
+            # A second depth costs no second model: rerankers share onnxruntime sessions.
             options: dict[str, object] = {} if name == "none" else {"top_n": top_n}
             if name == "windows":
                 options["titles"] = self._title

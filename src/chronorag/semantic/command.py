@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from datetime import UTC, tzinfo
 from typing import TextIO
 
 from chronorag.errors import ConfigError
@@ -25,8 +26,9 @@ def parse_shares(text: str | None) -> dict[str, float]:
     return shares
 
 
-def run_context(args: argparse.Namespace, *, db: str, out: TextIO) -> int:
-    """Print the context pack for ``args.question`` (JSON with ``--json``)."""
+def run_context(args: argparse.Namespace, *, db: str, tz: tzinfo = UTC, out: TextIO) -> int:
+    """Print the context pack for ``args.question`` (JSON with ``--json``); naive times
+    are read in ``tz``."""
     from chronorag.clock import system_now
     from chronorag.engine import Engine
     from chronorag.semantic.context import build_context
@@ -36,7 +38,7 @@ def run_context(args: argparse.Namespace, *, db: str, out: TextIO) -> int:
 
     if args.budget is not None and args.budget < 0:
         raise ConfigError("--budget must be a number of tokens >= 0")
-    with Engine(db) as engine:
+    with Engine(db, tz=tz) as engine:
         store = engine.store
         if not isinstance(store, SQLiteStore) or not has_layer(store):
             raise ConfigError(f"the store {db!r} has no semantic layer; ingest one first: "
