@@ -48,6 +48,18 @@ def test_padding_is_dynamic_and_truncation_at_max_length(cross_encoder):
     assert long["input_ids"].shape[1] == 256
 
 
+def test_scores_come_back_in_input_order_whatever_the_batching(cross_encoder):
+    texts = ["Angela Merkel was Chancellor of Germany from 2005 to 2021, for sixteen years.",
+             "Bread.", "Sourdough bread needs a starter, flour, water and salt.", "Merkel."]
+    question = "Who was chancellor of Germany in 2010?"
+    one_by_one = [float(cross_encoder.score(question, [t])[0]) for t in texts]
+    batched = cross_encoder.score(question, texts)
+    # Dynamic INT8 quantisation sees the padded batch, so logits move a little with padding.
+    assert batched.tolist() == pytest.approx(one_by_one, abs=0.3)
+    assert sorted(range(4), key=lambda i: -batched[i]) == sorted(range(4),
+                                                               key=lambda i: -one_by_one[i])
+
+
 def test_mostly_chinese_question_skips_the_model_and_says_so(cross_encoder):
     ranked = cross_encoder.rerank(query("默克尔什么时候担任德国总理？"), HITS)
     assert [h.chunk.id for h in ranked] == ["bread", "merkel", "zh"]  # retrieval order kept

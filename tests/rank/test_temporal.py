@@ -58,6 +58,18 @@ def test_violating_passage_is_pushed_below_satisfying_one() -> None:
     assert "violates_time" in out[1].flags and "time_verified" in out[0].flags
 
 
+def test_inside_a_tier_relevance_decides_not_the_precision_of_the_date() -> None:
+    # Both satisfy "in 2006": a twenty-year tenure (less specific) and a dated event.
+    hits = [hit("tenure", 0.9, (1990, 2010)), hit("event", 0.85, (2006, None), doc="e")]
+    q = query(Relation.IN, year(2006))
+    out = ChronoTemporal(doc_weight=0.0).rerank(q, hits)
+    assert [h.chunk.id for h in out] == ["tenure", "event"]
+    assert out[0].scores["temporal"] < out[1].scores["temporal"]
+    # fit_weight=1 is the product inside the tier (the windows' pre-rank uses it).
+    out = ChronoTemporal(doc_weight=0.0, fit_weight=1.0).rerank(q, hits)
+    assert [h.chunk.id for h in out] == ["event", "tenure"]
+
+
 def test_irrelevant_passage_never_wins_on_dates_alone() -> None:
     hits = [hit("about", 0.9, (1990, 1995)), hit("offtopic", 0.05, (2006, None), doc="e")]
     out = ChronoTemporal(doc_weight=0.0).rerank(query(Relation.IN, year(2006)), hits)
@@ -77,6 +89,9 @@ def test_before_and_after_use_the_open_side() -> None:
     assert chunk_fit(hit("x", 1, (2003, None)), before).tier == 0
     after = Constraint(Relation.AFTER, None, Interval(datetime(2000, 1, 1, tzinfo=UTC), None))
     assert chunk_fit(hit("x", 1, (2003, None)), after).tier == 2
+    # "After December 1999" starts on 1 January 2000: a fact of 1999 only touches it.
+    assert chunk_fit(hit("x", 1, (1999, None)), after).tier == 0
+    assert chunk_fit(hit("x", 1, (2000, None)), before).tier == 0
 
 
 def test_last_order_prefers_latest_satisfying_time() -> None:
@@ -86,6 +101,23 @@ def test_last_order_prefers_latest_satisfying_time() -> None:
     assert out[0].chunk.id == "late"
     out = ChronoTemporal().rerank(query(Relation.BEFORE, interval, Order.FIRST), hits)
     assert out[0].chunk.id == "early"
+
+
+_TARGETS = st.sampled_from(["in", "before", "after", "between"])
+
+
+@given(_TARGETS, st.integers(1900, 2000), st.integers(0, 30), st.integers(1900, 2050),
+       st.integers(0, 80), st.sampled_from([1.0, 0.85, 0.8 * 0.85]))
+def test_satisfying_and_violating_fits_never_meet(kind: str, t0: int, tlen: int, m0: int,
+                                                   mlen: int, weight: float) -> None:
+    """Whatever the specificity and weight, a mention overlapping the target scores at
+    least 0.5 and one missing it scores below: the tiers rest on this."""
+    full = year(t0, t0 + tlen)
+    target = {"in": full, "between": full, "before": Interval(None, full.end),
+              "after": Interval(full.start, None)}[kind]
+    mention = Mention("m", 0, 1, year(m0, m0 + mlen))
+    fit = mention_fit(mention, target, inherited_weight=weight)
+    assert (fit >= 0.5) == mention.interval.overlaps(target)
 
 
 @given(st.integers(1900, 2100), st.integers(0, 60), st.integers(1, 30))

@@ -126,13 +126,19 @@ class CrossEncoderReranker:
         self.top_n = top_n
 
     def score(self, question: str, texts: Sequence[str]) -> np.ndarray:
-        """Raw relevance logits of ``question`` against each text."""
-        logits = []
-        for i in range(0, len(texts), self.batch_size):
-            pairs = [(question, t) for t in texts[i : i + self.batch_size]]
-            output = self.model.run(self.model.encode(pairs))[0]
-            logits.append(np.asarray(output, dtype=np.float32).reshape(-1))
-        return np.concatenate(logits) if logits else np.zeros(0, dtype=np.float32)
+        """Raw relevance logits of ``question`` against each text, in the order given.
+
+        Texts run shortest first, so each batch is padded only to the longest of its
+        similar-length neighbours (benchmarks/results/latency.md: 16 windows, batches of 8
+        sorted by length, 25% less time than one padded batch).
+        """
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        logits = np.zeros(len(texts), dtype=np.float32)
+        for i in range(0, len(order), self.batch_size):
+            batch = order[i : i + self.batch_size]
+            output = self.model.run(self.model.encode([(question, texts[j]) for j in batch]))[0]
+            logits[batch] = np.asarray(output, dtype=np.float32).reshape(-1)
+        return logits
 
     def rerank(self, query: Query, hits: Sequence[Hit]) -> list[Hit]:
         """Hits sorted by ``scores["semantic"]``, best first (see class docstring)."""

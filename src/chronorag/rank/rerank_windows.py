@@ -9,9 +9,9 @@ the window's sentence becomes the passage's ``best_sentence``. Windows are short
 more candidates fit in the same time budget than with whole passages.
 
 Which passages are judged matters as much as how: before the model runs, candidates are
-ordered by their retrieval relevance combined with their temporal fit (the same gated rule
-as the final ranking), so the model's budget goes to passages that are about the subject
-*and* speak of the asked period.
+ordered by their retrieval relevance combined with their temporal fit (the gated rule of
+the final ranking, with relevance × fit inside a tier), so the model's budget goes to
+passages that are about the subject *and* speak of the asked period.
 
 Without a time constraint the windows are the sentences that share most words with the
 question. Mostly-Chinese questions keep their retrieval relevance (the model is English).
@@ -55,13 +55,15 @@ class WindowReranker:
     name = "windows"
 
     def __init__(self, *, top_n: int = 10, per_chunk: int = 2, context: int = 0,
-                 max_length: int = 128, batch_size: int = 32, prerank: bool = True,
+                 max_length: int = 128, batch_size: int = 8, prerank: bool = True,
                  titles: Callable[[str], str] | None = None) -> None:
         self.top_n = top_n
         self.titles = titles
         self.prerank = prerank
         self.per_chunk = per_chunk
         self.context = context
+        # Retrieval relevance is a weak signal, so the pre-rank weighs the fit in (product).
+        self._prerank = ChronoTemporal(fit_weight=1.0)
         self.model = CrossEncoderReranker(max_length=max_length, batch_size=batch_size,
                                           top_n=top_n)
 
@@ -72,7 +74,7 @@ class WindowReranker:
         if is_mostly_cjk(query.text):
             return fallback(hits, flag=SKIPPED_CJK)
         if self.prerank and query.constraint.interval is not None:
-            hits = ChronoTemporal().rerank(query, NoReranker().rerank(query, hits))
+            hits = self._prerank.rerank(query, NoReranker().rerank(query, hits))
         head, tail = list(hits[: self.top_n]), list(hits[self.top_n :])
         windows = [(i, s, text) for i, hit in enumerate(head)
                    for s, text in self._windows(query, hit)]
