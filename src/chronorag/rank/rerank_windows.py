@@ -62,7 +62,8 @@ class WindowReranker:
         self.prerank = prerank
         self.per_chunk = per_chunk
         self.context = context
-        # Retrieval relevance is a weak signal, so the pre-rank weighs the fit in (product).
+        # Retrieval relevance is a weak signal, so the pre-rank weighs the fit in (product);
+        # relevance alone here changed AR@1 by 0.2-0.3 points on TimeQA (noise).
         self._prerank = ChronoTemporal(fit_weight=1.0)
         self.model = CrossEncoderReranker(max_length=max_length, batch_size=batch_size,
                                           top_n=top_n)
