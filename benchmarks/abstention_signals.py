@@ -14,16 +14,13 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable, Sequence
-from pathlib import Path
+
+from timeqa_store import DATA, DEFAULT_DB, open_timeqa
 
 from chronorag.answer.build import build_answer
 from chronorag.config import get_preset
-from chronorag.engine import Engine
 from chronorag.evaluate.harness import EVAL_NOW, load_questions
 from chronorag.model import AnswerStatus, Hit
-
-ROOT = Path(__file__).resolve().parents[1]
-DATA = ROOT.parent / "shared/data/timeqa"
 
 Signal = Callable[[Sequence[Hit]], float]
 Row = tuple[bool, bool, dict[str, float]]
@@ -53,15 +50,13 @@ def auc(positive: Sequence[float], negative: Sequence[float]) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--limit", type=int, default=None)
-    parser.add_argument("--db", default=str(ROOT / "benchmarks/out/timeqa-e5.db"))
+    parser.add_argument("--db", default=str(DEFAULT_DB))
     args = parser.parse_args()
     config = get_preset("default")
     questions = [q for q in load_questions(DATA / "questions.jsonl", limit=args.limit)
                  if q.level == "hard"]
     rows: list[Row] = []
-    with Engine(args.db) as engine:
-        if not engine.store.documents():
-            engine.ingest([DATA / "corpus.jsonl"], now=EVAL_NOW)
+    with open_timeqa(args.db) as engine:
         for q in questions:
             query = engine.query(q.text, now=EVAL_NOW)
             ranked = engine.retrieve(query, config=config)

@@ -12,7 +12,8 @@ from __future__ import annotations
 import argparse
 import time
 from datetime import UTC, datetime
-from pathlib import Path
+
+from timeqa_store import DATA, ROOT, open_timeqa
 
 from chronorag.answer.build import build_answer
 from chronorag.config import get_preset
@@ -21,8 +22,6 @@ from chronorag.evaluate.harness import load_questions
 from chronorag.evaluate.metrics import percentile
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
-ROOT = Path(__file__).resolve().parents[1]
-DATA = ROOT.parent / "shared/data/timeqa"
 
 
 def run(engine: Engine, questions: list[str], preset: str) -> tuple[list[float], dict]:
@@ -51,10 +50,7 @@ def main() -> None:
     parser.add_argument("--db", default=str(ROOT / "benchmarks/out/timeqa.db"))
     parser.add_argument("--preset", default="default")
     args = parser.parse_args()
-    Path(args.db).parent.mkdir(parents=True, exist_ok=True)
-    with Engine(args.db) as engine:
-        if not engine.store.documents():
-            engine.ingest([DATA / "corpus.jsonl"], now=NOW)
+    with open_timeqa(args.db) as engine:
         questions = [q.text for q in load_questions(DATA / "questions.jsonl",
                                                      limit=args.questions)]
         run(engine, questions[:3], args.preset)  # warm-up: models load once per process

@@ -12,17 +12,14 @@ The baseline row is the plain product (semantic × fit), in the same process.
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
+
+from timeqa_store import DATA, DEFAULT_DB, open_timeqa
 
 from chronorag.config import get_preset
-from chronorag.engine import Engine
 from chronorag.evaluate.harness import EVAL_NOW, load_questions
 from chronorag.evaluate.metrics import Span, answer_hit_ranks, evidence_hit_rank
 from chronorag.model import Hit
 from chronorag.rank.temporal import ChronoTemporal
-
-ROOT = Path(__file__).resolve().parents[1]
-DATA = ROOT.parent / "shared/data/timeqa"
 
 RULES: dict[str, ChronoTemporal] = {
     "product (baseline)": ChronoTemporal(mode="product"),
@@ -43,15 +40,13 @@ def _hits_at_one(hits: list[Hit], answers: tuple[str, ...],
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--limit", type=int, default=None)
-    parser.add_argument("--db", default=str(ROOT / "benchmarks/out/timeqa-e5.db"))
+    parser.add_argument("--db", default=str(DEFAULT_DB))
     args = parser.parse_args()
     config = get_preset("default")
     questions = [q for q in load_questions(DATA / "questions.jsonl", limit=args.limit)
                  if q.answers]
     scores: dict[tuple[str, str], list[tuple[bool, bool]]] = {}
-    with Engine(args.db) as engine:
-        if not engine.store.documents():
-            engine.ingest([DATA / "corpus.jsonl"], now=EVAL_NOW)
+    with open_timeqa(args.db) as engine:
         for q in questions:
             query = engine.query(q.text, now=EVAL_NOW)
             hits = engine.retrieve(query, config=config).hits

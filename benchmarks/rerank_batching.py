@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import argparse
 import time
-from pathlib import Path
+
+from timeqa_store import DATA, DEFAULT_DB, open_timeqa
 
 from chronorag.config import get_preset
 from chronorag.engine import Engine
@@ -20,15 +21,12 @@ from chronorag.evaluate.harness import EVAL_NOW, load_questions
 from chronorag.evaluate.metrics import percentile
 from chronorag.rank.rerank_ce import CrossEncoderReranker
 
-ROOT = Path(__file__).resolve().parents[1]
-DATA = ROOT.parent / "shared/data/timeqa"
 BATCHES = (16, 8, 4)
 
 
-def windows(engine: Engine, question: str) -> list[str]:
+def windows(engine: Engine, question: str, *, titles: dict[str, str]) -> list[str]:
     query = engine.query(question, now=EVAL_NOW)
     hits = engine.retrieve(query, config=get_preset("hybrid")).hits[:8]
-    titles = {d.id: d.title for d in engine.store.documents()}
     return [f"{titles.get(h.chunk.doc_id, '')}: {s.text}" for h in hits
             for s in h.chunk.sentences[:2]]
 
@@ -36,15 +34,14 @@ def windows(engine: Engine, question: str) -> list[str]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--questions", type=int, default=150)
-    parser.add_argument("--db", default=str(ROOT / "benchmarks/out/timeqa-e5.db"))
+    parser.add_argument("--db", default=str(DEFAULT_DB))
     args = parser.parse_args()
     model = CrossEncoderReranker(max_length=128)
-    with Engine(args.db) as engine:
-        if not engine.store.documents():
-            engine.ingest([DATA / "corpus.jsonl"], now=EVAL_NOW)
+    with open_timeqa(args.db) as engine:
+        titles = {d.id: d.title for d in engine.store.documents()}
         questions = [q.text for q in load_questions(DATA / "questions.jsonl",
                                                      limit=args.questions)]
-        pairs = [(q, windows(engine, q)) for q in questions]
+        pairs = [(q, windows(engine, q, titles=titles)) for q in questions]
     model.score(*pairs[0])  # warm-up: the model loads once
     times: dict[int, list[float]] = {b: [] for b in BATCHES}
     for question, texts in pairs:
