@@ -476,3 +476,61 @@ def test_db_defaults_to_chronorag_db_in_cwd(tmp_path: Path, monkeypatch: pytest.
     assert "1 added" in out
     assert {d.id for d in _documents(tmp_path / "chronorag.db")} == {
         "returns-2024"}
+
+
+# -- robustness: no traceback, reindex, embedder switch ------------------------------------
+def test_unexpected_error_is_one_line_without_traceback(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        test_embedders: tuple[str, ...]) -> None:
+    from chronorag import indexer
+
+    db = tmp_path / "kb.db"
+    with SQLiteStore(db) as store:
+        store.set_setting("embedder", "test-hash")
+    path = tmp_path / "a.jsonl"
+    path.write_text('{"id": "ok", "text": "Fine."}\n{"id": "bad", "text": "Breaks."}\n',
+                    encoding="utf-8")
+    real = indexer.chunk_document
+    monkeypatch.setattr(indexer, "chunk_document", lambda d: real(d) if d.id == "ok"
+                        else (_ for _ in ()).throw(KeyError("surprise")))
+    assert cli.main(["ingest", str(path), "--db", str(db), "--batch", "1"]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "Traceback" not in err
+    assert err.startswith(f"error: {path}: document 'bad': internal error while chunking")
+    with SQLiteStore(db) as store:
+        assert store.document_ids() == ["ok"]
+
+
+def test_any_other_internal_error_is_one_line(monkeypatch: pytest.MonkeyPatch,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(cli, "_dispatch", lambda args: 1 / 0)
+    monkeypatch.delenv(cli.DEBUG_ENV, raising=False)
+    assert cli.main(["time", "today"]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("error: internal error in 'chronorag time' (ZeroDivisionError")
+    assert "\n" not in err and cli.DEBUG_ENV in err
+
+
+def test_switching_embedder_says_what_to_run_and_reindex_does_it(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        test_embedders: tuple[str, ...]) -> None:
+    from chronorag.engine import Engine
+
+    db = tmp_path / "kb.db"
+    path = tmp_path / "a.jsonl"
+    path.write_text('{"id": "a", "text": "The return window is 30 days."}\n', encoding="utf-8")
+    with Engine(db, embedder="test-hash") as engine:
+        engine.ingest([path])
+        assert engine.store.setting("embedder") == "test-hash"
+    with Engine(db, embedder="test-hash-b") as engine:
+        with pytest.raises(Exception) as caught:
+            engine.ask("return window?")
+        assert "1 of 1 chunks in the store have no 'test-hash-b' vectors" in str(caught.value)
+        assert f"chronorag reindex --embedder test-hash-b --db {db}" in str(caught.value)
+    assert cli.main(["reindex", "--embedder", "test-hash-b", "--db", str(db), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["replaced"] == 1
+    with Engine(db) as engine:  # the store now says which embedder it was built with
+        assert engine.config.embedder == "test-hash-b"
+        assert engine.store.vector_counts() == {"test-hash-b": 1}
+    assert cli.main(["reindex", "--db", str(db), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["unchanged"] == 1

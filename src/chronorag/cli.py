@@ -13,6 +13,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from chronorag import render
 from chronorag.clock import system_now
 from chronorag.errors import ChronoragError, ConfigError, TimeParseError, ValidationError
+from chronorag.indexer import Batching
 
 
 def _iso(value: str) -> datetime:
@@ -42,6 +43,21 @@ def _question_times(p: argparse.ArgumentParser) -> None:
     p.add_argument("--as-of", type=_iso, default=None, help="the time the question is about")
 
 
+def _batch_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--batch", type=_positive, default=Batching.docs, metavar="N",
+                   help=f"documents per committed batch (default {Batching.docs})")
+
+
+def _positive(value: str) -> int:
+    try:
+        number = int(value)
+    except ValueError:
+        number = 0
+    if number <= 0:
+        raise argparse.ArgumentTypeError(f"must be a whole number above 0: {value!r}")
+    return number
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="chronorag", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -49,6 +65,17 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("ingest", help="validate and store documents (.jsonl, .md, .txt, folders)")
     p.add_argument("paths", nargs="+")
     _store_options(p)
+    _batch_option(p)
+    p.add_argument("--json", action="store_true")
+
+    p = sub.add_parser("reindex", help="rebuild chunks, time mentions and vectors from the "
+                       "stored texts (after an upgrade, or to switch embedder)")
+    _store_options(p)
+    p.add_argument("--embedder", default=None,
+                   help="switch the store to this embedder (default: the store's own)")
+    p.add_argument("--force", action="store_true",
+                   help="rebuild every document, not only those made another way")
+    _batch_option(p)
     p.add_argument("--json", action="store_true")
 
     p = sub.add_parser("ask", help="answer a question with evidence")
@@ -109,18 +136,35 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+MAX_SHOWN_PROBLEMS = 200
+DEBUG_ENV = "CHRONORAG_DEBUG"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return _dispatch(args)
     except ValidationError as exc:
-        for error in exc.errors:
+        for error in exc.errors[:MAX_SHOWN_PROBLEMS]:
             print(error, file=sys.stderr)
+        if len(exc.errors) > MAX_SHOWN_PROBLEMS:
+            print(f"... and {len(exc.errors) - MAX_SHOWN_PROBLEMS} more", file=sys.stderr)
         print(f"rejected: {len(exc.errors)} problem(s); nothing was stored", file=sys.stderr)
         return exc.exit_code
     except ChronoragError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return exc.exit_code
+    except KeyboardInterrupt:
+        print("interrupted; committed batches are kept, run the command again to finish",
+              file=sys.stderr)
+        return 130
+    except Exception as exc:  # never a traceback for the user; one line that says what
+        if os.environ.get(DEBUG_ENV):
+            raise
+        print(f"error: internal error in 'chronorag {args.command}' ({type(exc).__name__}: "
+              f"{exc}); the store keeps its last committed state. Set {DEBUG_ENV}=1 to see "
+              "the traceback, and please report it", file=sys.stderr)
+        return 1
 
 
 def _dispatch(args: argparse.Namespace) -> int:
@@ -143,9 +187,15 @@ def _dispatch(args: argparse.Namespace) -> int:
     from chronorag.engine import Engine
 
     with Engine(args.db or _db_default(), tz=_tz(args)) as engine:
-        if args.command == "ingest":
-            report = engine.ingest(args.paths, now=system_now(),
-                                   progress=render.progress_callback(sys.stderr))
+        if args.command in ("ingest", "reindex"):
+            progress = render.progress_callback(sys.stderr)
+            batching = Batching(docs=args.batch)
+            if args.command == "ingest":
+                report = engine.ingest(args.paths, now=system_now(), progress=progress,
+                                       batching=batching)
+            else:
+                report = engine.reindex(embedder=args.embedder, force=args.force,
+                                        progress=progress, batching=batching)
             print(json.dumps(report.to_json()) if args.json else render.ingest_report(report))
             return 0
         if args.command == "people":

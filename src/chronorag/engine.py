@@ -11,7 +11,8 @@ from pathlib import Path
 from chronorag.answer.build import build_answer
 from chronorag.clock import system_now
 from chronorag.config import SearchConfig, get_preset
-from chronorag.indexer import IngestReport, Progress, ingest_paths
+from chronorag.errors import ConfigError
+from chronorag.indexer import Batching, IngestReport, Progress, ingest_paths, reindex_documents
 from chronorag.model import Answer, Query, Relation, Understanding
 from chronorag.people import Directory, load_directory
 from chronorag.searcher import Components, Ranked, search
@@ -29,6 +30,8 @@ class Engine:
         tz: time zone for naive datetimes in documents and questions.
         clock: source of ``now`` when a call does not pass one (tests always pass one).
         store: an already opened store, instead of ``db``.
+        embedder: the embedder for dense retrieval. Default: the one the store's vectors
+            were made with (recorded at ingest and by ``reindex``), else the config's.
     """
 
     def __init__(
@@ -39,6 +42,7 @@ class Engine:
         tz: tzinfo = UTC,
         clock: Callable[[], datetime] = system_now,
         store: Store | None = None,
+        embedder: str | None = None,
     ) -> None:
         if store is None:
             from chronorag.store.sqlite import SQLiteStore
@@ -46,9 +50,13 @@ class Engine:
             store = SQLiteStore(db)
         self.store = store
         self.config = get_preset(config) if isinstance(config, str) else config
+        chosen = embedder or store.setting("embedder") or self.config.embedder
+        if chosen != self.config.embedder:
+            self.config = replace(self.config, embedder=chosen)
         self.tz = tz
         self.clock = clock
         self.components = Components(store)
+        self._vectors_checked: int | None = None
 
     def ingest(
         self,
@@ -56,13 +64,67 @@ class Engine:
         *,
         now: datetime | None = None,
         progress: Progress | None = None,
+        batching: Batching | None = None,
     ) -> IngestReport:
-        """Validate and store documents; a rejected ingest changes nothing."""
+        """Validate and store documents; a rejected ingest changes nothing.
+
+        Documents are committed in batches: an interrupted ingest keeps the batches it
+        committed, and running it again completes it.
+        """
         embedder = self.components.embedder(self.config.embedder)
-        return ingest_paths(
+        report = ingest_paths(
             self.store, [paths] if isinstance(paths, str | Path) else paths,
             embedders=[embedder], now=now or self.clock(), tz=self.tz, progress=progress,
+            batching=batching or Batching(),
         )
+        if report.added or report.replaced:
+            self._record_embedder()
+        return report
+
+    def reindex(
+        self,
+        *,
+        embedder: str | None = None,
+        force: bool = False,
+        progress: Progress | None = None,
+        batching: Batching | None = None,
+    ) -> IngestReport:
+        """Rebuild chunks, time mentions and vectors of stored documents from their text.
+
+        Only documents derived with another chunker version or embedder are rebuilt, so an
+        interrupted reindex resumes; ``force`` rebuilds all. ``embedder`` switches the
+        store to another embedder.
+        """
+        if embedder is not None and embedder != self.config.embedder:
+            self.config = replace(self.config, embedder=embedder)
+        model = self.components.embedder(self.config.embedder)
+        # Recorded first: an interrupted switch then tells the user to finish it.
+        self._record_embedder(replace_existing=True)
+        return reindex_documents(self.store, embedders=[model], force=force,
+                                 progress=progress, batching=batching or Batching())
+
+    def _record_embedder(self, *, replace_existing: bool = False) -> None:
+        if replace_existing or self.store.setting("embedder") is None:
+            self.store.set_setting("embedder", self.config.embedder)
+
+    def check_vectors(self, config: SearchConfig | None = None) -> None:
+        """Raise ``ConfigError`` saying what to run when stored chunks lack vectors of the
+        embedder (the store was built, or partly rebuilt, with another one)."""
+        config = config or self.config
+        generation = self.store.generation()
+        if self._vectors_checked == generation or "dense" not in config.retrievers:
+            return
+        name = config.embedder
+        counts = self.store.vector_counts()
+        chunks = self.store.count()["chunks"]
+        missing = chunks - counts.get(name, 0)
+        if missing > 0:
+            others = ", ".join(f"{n} ({c})" for n, c in sorted(counts.items()) if n != name)
+            made = f"; their vectors were made with {others}" if others else ""
+            raise ConfigError(
+                f"{missing} of {chunks} chunks in the store have no {name!r} vectors{made}. "
+                f"Run: chronorag reindex --embedder {name} --db {getattr(self.store, 'path', '…')}")
+        self._vectors_checked = generation
 
     def query(
         self,
@@ -87,6 +149,7 @@ class Engine:
 
     def retrieve(self, query: Query, *, config: SearchConfig | None = None) -> Ranked:
         """Ranked hits for a prepared query (the evaluation harness uses this)."""
+        self.check_vectors(config)
         return search(query, config=config or self.config, components=self.components)
 
     def ask(

@@ -44,13 +44,47 @@ class ConfigError(ChronoragError):
 
 
 class MissingDependencyError(ChronoragError):
-    """An optional dependency is not installed; the message names the extra to install."""
+    """A package chronorag needs is missing or broken. The message is one line naming the
+    PyPI package and the command that fixes it (``chronorag.deps`` builds these).
 
-    def __init__(self, package: str, extra: str) -> None:
-        super().__init__(
-            f"{package} is not installed; install it with: pip install 'chronorag[{extra}]'"
-        )
+    Args:
+        package: the PyPI distribution name.
+        extra: the chronorag extra that installs it, when ``command`` is not given.
+        command: the exact shell command that installs (or reinstalls) it.
+        needed_for: what chronorag uses it for.
+        reason: why an installed package failed to load; ``None`` when it is not installed.
+    """
+
+    _MAX_REASON = 200  # a long onnxruntime error would bury the command at the end
+
+    def __init__(self, package: str, extra: str | None = None, *, command: str | None = None,
+                 needed_for: str | None = None, reason: str | None = None) -> None:
+        self.package = package
+        self.command = command or f"pip install 'chronorag[{extra or package}]'"
+        what = f"{package} (needed for {needed_for})" if needed_for else package
+        if reason is None:
+            message = f"{what} is not installed; install it with: {self.command}"
+        else:
+            # Library errors span lines; the CLI contract is one line per error.
+            short = " ".join(reason.split())
+            if len(short) > self._MAX_REASON:
+                short = short[: self._MAX_REASON - 3] + "..."
+            message = f"{what} failed to load ({short}); reinstall it with: {self.command}"
+        super().__init__(message)
 
 
 class StoreError(ChronoragError):
     """The store could not be opened or written."""
+
+
+class IngestError(ChronoragError):
+    """An unexpected failure while preparing documents; names the file and document.
+
+    Batches committed before it stay stored; the failing batch left the store as it was.
+    """
+
+    def __init__(self, path: str, where: str, stage: str, cause: BaseException) -> None:
+        super().__init__(
+            f"{path}: {where}: internal error while {stage} ({type(cause).__name__}: "
+            f"{cause}); that batch was not stored, earlier batches were. Please report this "
+            "with the document that caused it")

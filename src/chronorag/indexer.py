@@ -1,20 +1,28 @@
-"""Ingest orchestration: load and validate, chunk, embed, write in one transaction."""
+"""Ingest orchestration: validate everything, then chunk, embed and commit in batches.
+
+Every file is validated before anything is written, so a file with any invalid document
+changes nothing. Then documents stream through in batches: each batch is chunked, embedded
+and written in its own transaction, so memory stays bounded by the batch and a killed
+ingest keeps every batch it committed (running it again skips them as unchanged). When the
+ingest carries a semantic layer, its documents and the layer commit in one transaction.
+"""
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
 from datetime import datetime, tzinfo
 from pathlib import Path
 
 import numpy as np
 
-from chronorag.ingest import chunk_document, load_paths
+from chronorag.errors import ChronoragError, IngestError, StoreError
+from chronorag.ingest import CHUNKER_VERSION, check_paths, chunk_document, read_documents
 from chronorag.model import Chunk, Document, Interval, Mention
 from chronorag.retrieve.base import Embedder
 from chronorag.semantic.ingest import store_layer, validate_all
-from chronorag.store.base import PreparedDocument, Store
+from chronorag.store.base import PreparedDocument, Store, derivation
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +46,25 @@ class IngestReport:
         }
 
 
+@dataclass(frozen=True)
+class Batching:
+    """How much one committed batch holds: at most ``docs`` documents and, beyond its
+    first document, at most ``chars`` characters of text (so a 10 MB document is a batch
+    of its own)."""
+
+    docs: int = 64
+    chars: int = 1_000_000
+
+
+@dataclass
+class _Tally:
+    added: list[str] = field(default_factory=list)
+    replaced: list[str] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+    chunks: int = 0
+    done: int = 0
+
+
 def ingest_paths(
     store: Store,
     paths: Sequence[str | Path],
@@ -46,57 +73,143 @@ def ingest_paths(
     now: datetime,
     tz: tzinfo,
     progress: Progress | None = None,
-    batch_docs: int = 64,
+    batching: Batching = Batching(),
 ) -> IngestReport:
-    """Validate every file first, then store all documents in one transaction.
+    """Validate every file, then store its documents in committed batches.
 
-    Raises ``ValidationError`` before anything is written when any document is invalid,
-    so a rejected ingest leaves the store exactly as it was.
+    Raises ``ValidationError`` before anything is written when any document is invalid.
+    A document is unchanged (skipped) when its text, chunker version and embedders all
+    match what is stored.
     """
-    # Semantic-layer files (.yaml/.yml/.json, issue 7) are split off and validated with
-    # the documents, so one bad file in either rejects the whole ingest.
     files, layer = validate_all(store, paths, tz=tz,
-                                load_documents=lambda p: load_paths(p, tz=tz))
-    documents = [doc for f in files for doc in f.documents]
-    stored = store.content_hashes([d.id for d in documents])
-    todo: list[tuple[Document, str]] = []
-    unchanged: list[str] = []
-    for doc in documents:
-        digest = doc.content_hash()
-        if stored.get(doc.id) == digest:
-            unchanged.append(doc.id)
-        else:
-            todo.append((replace(doc, ingested_at=now), digest))
-    prepared: list[PreparedDocument] = []
-    for start in range(0, len(todo), batch_docs):
-        prepared.extend(_prepare(todo[start:start + batch_docs], embedders))
-        if progress is not None:
-            progress(min(start + batch_docs, len(todo)), len(todo))
-    report = store.write(prepared)
-    # Documents first: their write is the one that can still fail on stored data (chunk id
-    # clashes); the layer was fully validated above. Two transactions, not one.
-    sem_added, sem_replaced, sem_unchanged = store_layer(store, layer, embedders=embedders,
-                                                         now=now)
+                                load_documents=lambda p: check_paths(p, tz=tz))
+    total = sum(f.documents for f in files)
+    tally = _Tally()
+    stamp = derivation(CHUNKER_VERSION, [e.name for e in embedders])
+
+    def run() -> None:
+        for checked in files:
+            for batch in _batches(read_documents(checked, tz=tz), batching):
+                _ingest_batch(store, checked.path, batch, embedders=embedders, now=now,
+                              stamp=stamp, tally=tally)
+                if progress is not None:
+                    progress(tally.done, total)
+
+    layer_keys: tuple[list[str], list[str], list[str]] = ([], [], [])
+    if not layer:
+        run()
+    else:
+        with store.atomic():
+            run()
+            layer_keys = store_layer(store, layer, embedders=embedders, now=now)
     return IngestReport(
         files=len(files) + len({a.source.rsplit(":", 1)[0] for a in layer}),
-        added=report.added + tuple(sem_added), replaced=report.replaced + tuple(sem_replaced),
-        unchanged=tuple(unchanged) + report.unchanged + tuple(sem_unchanged),
-        chunks=sum(len(p.chunks) for p in prepared),
+        added=(*tally.added, *layer_keys[0]), replaced=(*tally.replaced, *layer_keys[1]),
+        unchanged=(*tally.unchanged, *layer_keys[2]), chunks=tally.chunks,
     )
 
 
-def _prepare(
-    batch: Sequence[tuple[Document, str]], embedders: Sequence[Embedder]
-) -> list[PreparedDocument]:
-    chunked = [(doc, digest, with_event_time(doc, chunk_document(doc))) for doc, digest in batch]
+def reindex_documents(store: Store, *, embedders: Sequence[Embedder], force: bool = False,
+                      progress: Progress | None = None, batching: Batching = Batching()
+                      ) -> IngestReport:
+    """Rebuild chunks, sentences, mentions and vectors of stored documents from their
+    stored text, in committed batches; the documents themselves are unchanged.
+
+    Only documents derived with another chunker version or other embedders are rebuilt
+    (all with ``force``), so an interrupted reindex resumes where it stopped.
+    """
+    ids = store.document_ids()
+    tally = _Tally()
+    stamp = derivation(CHUNKER_VERSION, [e.name for e in embedders])
+    for start in range(0, len(ids), batching.docs):
+        window = ids[start:start + batching.docs]
+        stored = store.fingerprints(window)
+        stale = [i for i in window if i in stored and (force or stored[i][1] != stamp)]
+        tally.unchanged += [i for i in window if i not in stale]
+        todo = [(doc, stored[doc.id][0]) for doc in store.documents(stale)] if stale else []
+        tally.done += len(window)
+        _write_batch(store, "(stored documents)", todo, embedders=embedders, stamp=stamp,
+                     tally=tally, force=True)
+        if progress is not None:
+            progress(tally.done, len(ids))
+    return IngestReport(files=0, added=(), replaced=tuple(tally.replaced),
+                        unchanged=tuple(tally.unchanged), chunks=tally.chunks)
+
+
+def _batches(documents: Iterable[Document], batching: Batching) -> Iterator[list[Document]]:
+    batch: list[Document] = []
+    size = 0
+    for doc in documents:
+        if batch and (len(batch) >= batching.docs or size + len(doc.text) > batching.chars):
+            yield batch
+            batch, size = [], 0
+        batch.append(doc)
+        size += len(doc.text)
+    if batch:
+        yield batch
+
+
+def _ingest_batch(store: Store, path: str, batch: list[Document], *,
+                  embedders: Sequence[Embedder], now: datetime, stamp: str,
+                  tally: _Tally) -> None:
+    stored = store.fingerprints([d.id for d in batch])
+    todo: list[tuple[Document, str]] = []
+    for doc in batch:
+        digest = doc.content_hash()
+        if stored.get(doc.id) == (digest, stamp):
+            tally.unchanged.append(doc.id)
+        else:
+            todo.append((replace(doc, ingested_at=now), digest))
+    tally.done += len(batch)
+    _write_batch(store, path, todo, embedders=embedders, stamp=stamp, tally=tally)
+
+
+def _write_batch(store: Store, path: str, todo: list[tuple[Document, str]], *,
+                 embedders: Sequence[Embedder], stamp: str, tally: _Tally,
+                 force: bool = False) -> None:
+    if not todo:
+        return
+    prepared = _prepare(path, todo, embedders, stamp)
+    try:
+        report = store.write(prepared, force=force)
+    except StoreError as exc:
+        raise StoreError(f"{path}: {_where(todo)}: {exc}") from exc
+    tally.added += report.added
+    tally.replaced += report.replaced
+    tally.unchanged += report.unchanged
+    tally.chunks += sum(len(p.chunks) for p in prepared)
+
+
+def _where(todo: Sequence[tuple[Document, str]]) -> str:
+    first, last = todo[0][0].id, todo[-1][0].id
+    return f"document {first!r}" if first == last else f"documents {first!r} to {last!r}"
+
+
+def _prepare(path: str, batch: Sequence[tuple[Document, str]], embedders: Sequence[Embedder],
+             stamp: str) -> list[PreparedDocument]:
+    chunked = []
+    for doc, digest in batch:
+        try:
+            chunks = with_event_time(doc, chunk_document(doc))
+        except Exception as exc:  # a bug, not bad input: name the document, store nothing
+            raise IngestError(path, f"document {doc.id!r}", "chunking", exc) from exc
+        chunked.append((doc, digest, chunks))
     texts = [_embed_text(doc, chunk) for doc, _, chunks in chunked for chunk in chunks]
-    matrices = {e.name: e.embed(texts, kind="passage") for e in embedders} if texts else {}
+    matrices: dict[str, np.ndarray] = {}
+    for embedder in embedders if texts else ():
+        try:
+            matrices[embedder.name] = embedder.embed(texts, kind="passage")
+        except ChronoragError:
+            raise
+        except Exception as exc:
+            raise IngestError(path, _where(batch), f"embedding with {embedder.name}",
+                              exc) from exc
     out: list[PreparedDocument] = []
     row = 0
     for doc, digest, chunks in chunked:
         n = len(chunks)
         vectors = {name: np.ascontiguousarray(m[row:row + n]) for name, m in matrices.items()}
-        out.append(PreparedDocument(doc, digest, chunks, vectors))
+        out.append(PreparedDocument(doc, digest, chunks, vectors, stamp))
         row += n
     return out
 

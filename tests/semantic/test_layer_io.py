@@ -167,3 +167,27 @@ def test_cli_context_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     assert data["tokens"]["used"] <= 120
     assert cli.main(["context", "华东 GMV 趋势", "--db", db, "--now", "2025-06-01"]) == 0
     assert capsys.readouterr().out.startswith("# Context for text-to-SQL")
+
+
+def test_documents_and_layer_commit_together(tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """A failure writing the layer takes back the documents of the same ingest."""
+    from chronorag.semantic import store as sstore
+
+    docs = tmp_path / "docs.jsonl"
+    docs.write_text('{"id": "p1", "text": "GMV counts paid orders."}\n'
+                    '{"id": "p2", "text": "East China covers Shanghai."}\n', encoding="utf-8")
+
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("disk went away")
+
+    monkeypatch.setattr(sstore, "write_layer", broken)
+    with SQLiteStore(tmp_path / "kb.db") as store:
+        with pytest.raises(RuntimeError, match="disk went away"):
+            _ingest(store, docs, RETAIL)
+        assert store.document_ids() == [] and store.generation() == 0
+    monkeypatch.undo()
+    with SQLiteStore(tmp_path / "kb.db") as store:
+        report = _ingest(store, docs, RETAIL)
+        assert {"p1", "p2"} <= set(report.added) and store.document_ids() == ["p1", "p2"]
+        assert read_assets(store)

@@ -208,3 +208,41 @@ def test_closed_store_raises(store: Store) -> None:
     store.close()
     with pytest.raises(StoreError, match="closed"):
         store.documents()
+
+
+def test_fingerprints_hold_hash_and_derivation(store: Store, make: Make) -> None:
+    doc = make("a")
+    stamped = dataclasses.replace(doc, derivation="chunker=2;embedders=e5")
+    store.write([stamped])
+    assert store.fingerprints(["a", "nope"]) == {
+        "a": (doc.content_hash, "chunker=2;embedders=e5")}
+    assert store.document_ids() == ["a"]
+    # Same text, other derivation: replaced, not unchanged.
+    report = store.write([dataclasses.replace(doc, derivation="chunker=3;embedders=e5")])
+    assert report.replaced == ("a",)
+    again = store.write([dataclasses.replace(doc, derivation="chunker=3;embedders=e5")])
+    assert again.unchanged == ("a",)
+
+
+def test_atomic_commits_all_or_nothing(store: Store, make: Make) -> None:
+    with store.atomic():
+        store.write([make("a")])
+        store.write([make("b")])
+        store.set_setting("embedder", "e5")
+    assert store.document_ids() == ["a", "b"] and store.setting("embedder") == "e5"
+    snapshot = _snapshot(store)
+    with pytest.raises(RuntimeError, match="boom"), store.atomic():
+        store.write([make("c")])
+        store.delete(["a"])
+        store.set_setting("embedder", "other")
+        raise RuntimeError("boom")
+    assert _snapshot(store) == snapshot and store.setting("embedder") == "e5"
+
+
+def test_settings_and_vector_counts(store: Store, make: Make) -> None:
+    assert store.setting("embedder") is None
+    store.set_setting("embedder", "e5")
+    store.set_setting("embedder", "use-m3")
+    assert store.setting("embedder") == "use-m3"
+    store.write([make("a", n_chunks=3, embedders=("e5", "m3")), make("b", n_chunks=1)])
+    assert store.vector_counts() == {"e5": 4, "m3": 3}

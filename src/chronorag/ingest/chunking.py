@@ -20,6 +20,12 @@ from chronorag.ingest.sentences import CJK, split_sentences
 from chronorag.model import Chunk, Document, Sentence
 from chronorag.timex import sentence_mentions
 
+# What a document's chunks, sentences and their time mentions come from. Bump it whenever
+# any of them would come out differently for the same text (chunking rules, the sentence
+# splitter, the time parser's ingest rules): stored documents then count as changed and
+# the next ingest or ``chronorag reindex`` rebuilds them.
+CHUNKER_VERSION = "2"
+
 __all__ = ["chunk_document", "text_size"]
 
 _TOKEN = re.compile(f"[{CJK}]|[^\\s{CJK}]+")

@@ -1,7 +1,9 @@
 """Reading input paths (.jsonl, .md, .txt, folders) into validated documents.
 
-``load_paths`` validates everything before returning anything: a caller that stores the
-result never sees half of a broken file.
+``check_paths`` validates everything first, keeping only counts and ids, so a file of any
+size is checked in bounded memory; ``read_documents`` then streams a checked file's
+documents. A caller that stores the stream never sees half of a broken file.
+``load_paths`` does both into memory, for small inputs.
 """
 
 from __future__ import annotations
@@ -16,14 +18,15 @@ from typing import Any
 
 from chronorag.errors import FieldError, ValidationError
 from chronorag.ingest.frontmatter import split_front_matter
-from chronorag.ingest.validate import RawRecord, build_document, find_duplicate_ids
+from chronorag.ingest.validate import RawRecord, build_document
 from chronorag.model import Document
 
-__all__ = ["SUFFIXES", "SourceFile", "load_paths"]
+__all__ = ["SUFFIXES", "CheckedFile", "SourceFile", "check_paths", "load_paths", "read_documents"]
 
 log = logging.getLogger(__name__)
 
 SUFFIXES = (".jsonl", ".md", ".txt")
+_BOM = b"\xef\xbb\xbf"
 
 
 @dataclass(frozen=True)
@@ -43,35 +46,86 @@ class _Input:
     default_id: str
 
 
-def load_paths(paths: Sequence[str | Path], *, tz: tzinfo = UTC) -> list[SourceFile]:
-    """Read and validate every document under ``paths``.
+@dataclass(frozen=True)
+class CheckedFile:
+    """An input file whose every document passed validation; read it with
+    ``read_documents``. Only the count is kept, so checking a huge file costs no memory."""
 
-    Files are ``.jsonl`` (one JSON object a line), ``.md``/``.txt`` (optional YAML front
-    matter, the body is the text) or folders of them, read recursively in sorted order.
-    Naive dates are read in ``tz``. Raises ``ValidationError`` listing every problem of
-    every file (``path:line: field: reason``); nothing is returned then.
+    path: str
+    documents: int
+    source: _Input
+
+
+# A file that is not documents at all (a binary renamed .jsonl) would otherwise list one
+# problem per line; after this many the rest of that file is not read.
+MAX_ERRORS_PER_FILE = 100
+
+
+def check_paths(paths: Sequence[str | Path], *, tz: tzinfo = UTC) -> list[CheckedFile]:
+    """Validate every document under ``paths`` without keeping any of them.
+
+    Files are ``.jsonl`` (one JSON object a line, read line by line), ``.md``/``.txt``
+    (optional YAML front matter, the body is the text) or folders of them, read
+    recursively in sorted order. Naive dates are read in ``tz``. Raises
+    ``ValidationError`` listing every problem of every file (``path:line: field: reason``).
     """
     errors: list[FieldError] = []
     inputs = _collect_inputs(paths, errors)
-    files: list[SourceFile] = []
-    placed: list[tuple[Document, str, int]] = []
+    first: dict[str, tuple[str, int]] = {}
+    checked: list[CheckedFile] = []
     for item in inputs:
-        records, file_errors = _read_file(item)
-        errors.extend(file_errors)
-        documents: list[Document] = []
-        for record in records:
-            document, record_errors = build_document(record, tz=tz)
-            errors.extend(record_errors)
-            if document is not None:
-                documents.append(document)
-                line = record.field_lines.get("id", record.line)
-                placed.append((document, record.path, line))
-        files.append(SourceFile(item.shown, tuple(documents)))
-    errors.extend(find_duplicate_ids(placed))
+        count = 0
+        for document, line, problems in _documents(item, tz=tz):
+            errors.extend(problems)
+            if document is None:
+                continue
+            count += 1
+            if document.id in first:
+                where = "{}:{}".format(*first[document.id])
+                errors.append(FieldError(item.shown, line, "id",
+                                         f"duplicate id {document.id!r}; first used at {where}"))
+            else:
+                first[document.id] = (item.shown, line)
+        checked.append(CheckedFile(item.shown, count, item))
     if errors:
         raise ValidationError(errors)
-    log.debug("loaded %d documents from %d files", len(placed), len(files))
-    return files
+    log.debug("checked %d documents in %d files", len(first), len(checked))
+    return checked
+
+
+def read_documents(checked: CheckedFile, *, tz: tzinfo = UTC) -> Iterator[Document]:
+    """The documents of a checked file, streamed in file order.
+
+    Raises ``ValidationError`` if the file no longer validates (it changed since it was
+    checked); documents already yielded are not taken back.
+    """
+    for document, _, problems in _documents(checked.source, tz=tz):
+        if problems:
+            raise ValidationError([*problems, FieldError(
+                checked.path, 0, "path", "the file changed while it was being ingested; "
+                "ingest it again")])
+        if document is not None:
+            yield document
+
+
+def load_paths(paths: Sequence[str | Path], *, tz: tzinfo = UTC) -> list[SourceFile]:
+    """Read and validate every document under ``paths`` into memory (see ``check_paths``).
+
+    Nothing is returned when any document is invalid: ``ValidationError`` lists them all.
+    """
+    return [SourceFile(f.path, tuple(read_documents(f, tz=tz))) for f in check_paths(paths, tz=tz)]
+
+
+def _documents(item: _Input, *, tz: tzinfo
+               ) -> Iterator[tuple[Document | None, int, list[FieldError]]]:
+    """Each record of ``item`` validated: the document (None when invalid), the line of its
+    id, and its problems; a problem outside any record comes with no document."""
+    for record in _records(item):
+        if isinstance(record, FieldError):
+            yield None, record.line, [record]
+            continue
+        document, problems = build_document(record, tz=tz)
+        yield document, record.field_lines.get("id", record.line), problems
 
 
 def _collect_inputs(paths: Sequence[str | Path], errors: list[FieldError]) -> list[_Input]:
@@ -113,15 +167,31 @@ def _walk_folder(folder: Path) -> Iterator[_Input]:
             yield _Input(path, str(path), relative.with_suffix("").as_posix())
 
 
-def _read_file(item: _Input) -> tuple[list[RawRecord], list[FieldError]]:
+def _records(item: _Input) -> Iterator[RawRecord | FieldError]:
+    if item.path.suffix.lower() == ".jsonl":
+        yield from _capped(item, _jsonl_records(item))
+        return
     text, error = _decode(item)
     if error is not None:
-        return [], [error]
-    if not text.strip():
-        return [], [FieldError(item.shown, 0, "path", "no documents (the file is empty)")]
-    if item.path.suffix.lower() == ".jsonl":
-        return _read_jsonl(item, text)
-    return _read_text_file(item, text)
+        yield error
+    elif not text.strip():
+        yield FieldError(item.shown, 0, "path", "no documents (the file is empty)")
+    else:
+        yield from _read_text_file(item, text)
+
+
+def _capped(item: _Input, records: Iterator[RawRecord | FieldError]
+            ) -> Iterator[RawRecord | FieldError]:
+    problems = 0
+    for record in records:
+        yield record
+        if isinstance(record, FieldError):
+            problems += 1
+            if problems >= MAX_ERRORS_PER_FILE:
+                yield FieldError(item.shown, record.line, "path",
+                                 f"{problems} problems so far; the rest of the file was not "
+                                 "read (is it a .jsonl file of documents?)")
+                return
 
 
 def _decode(item: _Input) -> tuple[str, FieldError | None]:
@@ -130,56 +200,76 @@ def _decode(item: _Input) -> tuple[str, FieldError | None]:
     except OSError as exc:
         return "", FieldError(item.shown, 0, "path", f"cannot be read ({exc.strerror})")
     # A UTF-8 byte-order mark is legal UTF-8 but would break JSON on line 1.
-    data = data.removeprefix(b"\xef\xbb\xbf")
+    data = data.removeprefix(_BOM)
     try:
         return data.decode("utf-8"), None
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
-        reason = (f"byte 0x{data[exc.start]:02x} is not valid UTF-8; "
-                  "save the file as UTF-8")
-        return "", FieldError(item.shown, line, "encoding", reason)
+        return "", FieldError(item.shown, line, "encoding", _not_utf8(data[exc.start]))
 
 
-def _read_jsonl(item: _Input, text: str) -> tuple[list[RawRecord], list[FieldError]]:
-    records: list[RawRecord] = []
-    errors: list[FieldError] = []
-    # Split on "\n" only: str.splitlines would also split on U+2028, legal inside JSON.
-    for number, line in enumerate(text.split("\n"), start=1):
-        if not line.strip():
-            continue
-        try:
-            value: Any = json.loads(line)
-        except json.JSONDecodeError as exc:
-            errors.append(FieldError(item.shown, number, "json",
-                                     f"not valid JSON ({exc.msg} at column {exc.colno})"))
-            continue
-        if not isinstance(value, dict):
-            errors.append(FieldError(item.shown, number, "json",
-                                     f"must be a JSON object, got {type(value).__name__}"))
-            continue
-        records.append(RawRecord(item.shown, number, value, f"{item.shown}:{number}"))
-    if not records and not errors:
-        errors.append(FieldError(item.shown, 0, "path", "no documents (the file is empty)"))
-    return records, errors
+def _not_utf8(byte: int) -> str:
+    return f"byte 0x{byte:02x} is not valid UTF-8; save the file as UTF-8"
 
 
-def _read_text_file(item: _Input, text: str) -> tuple[list[RawRecord], list[FieldError]]:
+def _jsonl_records(item: _Input) -> Iterator[RawRecord | FieldError]:
+    """One record a line, read line by line so a file of any size streams.
+
+    Lines end at "\n" only (binary reading): U+2028 is legal inside JSON strings.
+    """
+    try:
+        handle = item.path.open("rb")
+    except OSError as exc:
+        yield FieldError(item.shown, 0, "path", f"cannot be read ({exc.strerror})")
+        return
+    seen = False
+    with handle:
+        for number, raw in enumerate(handle, start=1):
+            data = raw.removeprefix(_BOM) if number == 1 else raw
+            try:
+                line = data.removesuffix(b"\n").decode("utf-8")
+            except UnicodeDecodeError as exc:
+                seen = True
+                yield FieldError(item.shown, number, "encoding", _not_utf8(data[exc.start]))
+                continue
+            if line.strip():
+                seen = True
+                yield _json_record(item, number, line)
+    if not seen:
+        yield FieldError(item.shown, 0, "path", "no documents (the file is empty)")
+
+
+def _json_record(item: _Input, number: int, line: str) -> RawRecord | FieldError:
+    try:
+        value: Any = json.loads(line)
+    except json.JSONDecodeError as exc:
+        return FieldError(item.shown, number, "json",
+                          f"not valid JSON ({exc.msg} at column {exc.colno})")
+    except RecursionError:
+        return FieldError(item.shown, number, "json", "nested too deeply to read")
+    if not isinstance(value, dict):
+        return FieldError(item.shown, number, "json",
+                          f"must be a JSON object, got {type(value).__name__}")
+    return RawRecord(item.shown, number, value, f"{item.shown}:{number}")
+
+
+def _read_text_file(item: _Input, text: str) -> list[RawRecord | FieldError]:
     front = split_front_matter(text)
     if front.error is not None:
-        return [], [FieldError(item.shown, front.error_line, "front matter", front.error)]
-    errors: list[FieldError] = []
+        return [FieldError(item.shown, front.error_line, "front matter", front.error)]
+    out: list[RawRecord | FieldError] = []
     fields = dict(front.fields)
     if "text" in fields:
-        errors.append(FieldError(item.shown, front.field_lines.get("text", 1), "text",
-                                 "the file body is the text; remove it from the front matter"))
+        out.append(FieldError(item.shown, front.field_lines.get("text", 1), "text",
+                              "the file body is the text; remove it from the front matter"))
     fields["text"] = front.body.strip()
     defaults = {"id": item.default_id, "title": _heading(front.body) or item.path.stem}
     # Problems with the body are reported where the body starts; a front-matter field
     # at the line of its key; anything else (a default id) at line 1.
     lines = {"text": front.body_line, **front.field_lines}
-    record = RawRecord(item.shown, 1, fields, item.shown, field_lines=lines,
-                       defaults=defaults)
-    return [record], errors
+    out.append(RawRecord(item.shown, 1, fields, item.shown, field_lines=lines,
+                         defaults=defaults))
+    return out
 
 
 def _heading(body: str) -> str | None:

@@ -7,7 +7,7 @@ reports all mistakes of a file at once instead of one per attempt.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, tzinfo
 from typing import Any
@@ -16,7 +16,7 @@ from chronorag.errors import FieldError
 from chronorag.ingest.dates import DateError, parse_date
 from chronorag.model import Document, Interval, Status
 
-__all__ = ["DATE_FIELDS", "RawRecord", "build_document", "find_duplicate_ids"]
+__all__ = ["DATE_FIELDS", "RawRecord", "build_document"]
 
 DATE_FIELDS = ("valid_from", "valid_to", "occurred_at", "published_at", "modified_at")
 _STRING_FIELDS = ("source_type", "subject", "owner")
@@ -171,20 +171,6 @@ def _metadata(values: Mapping[str, Any], errors: _Errors) -> dict[str, Any]:
         except (TypeError, ValueError):
             errors.add(str(key), "must hold JSON values (string, number, bool, list, object)")
     return metadata
-
-
-def find_duplicate_ids(documents: Iterable[tuple[Document, str, int]]) -> list[FieldError]:
-    """Errors for ids seen twice in one call; each names the place of the first copy."""
-    first: dict[str, tuple[str, int]] = {}
-    errors: list[FieldError] = []
-    for document, path, line in documents:
-        if document.id in first:
-            where = "{}:{}".format(*first[document.id])
-            errors.append(FieldError(path, line, "id",
-                                     f"duplicate id {document.id!r}; first used at {where}"))
-        else:
-            first[document.id] = (path, line)
-    return errors
 
 
 def _kind(value: object) -> str:

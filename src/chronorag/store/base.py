@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -20,13 +21,20 @@ class PreparedDocument:
     """A validated document with everything ingest computed for it, ready to store.
 
     ``vectors`` maps an embedder name to a float32 matrix with one row per chunk, in
-    chunk order.
+    chunk order. ``derivation`` names what the chunks and vectors were made with (see
+    ``derivation``); a stored document is unchanged only when hash and derivation match.
     """
 
     document: Document
     content_hash: str
     chunks: tuple[Chunk, ...]
     vectors: Mapping[str, np.ndarray] = field(default_factory=dict)
+    derivation: str = ""
+
+
+def derivation(chunker: str, embedders: Sequence[str]) -> str:
+    """The stamp of what derives from a document's text: chunker version and embedders."""
+    return f"chunker={chunker};embedders={','.join(sorted(embedders))}"
 
 
 @dataclass(frozen=True)
@@ -49,6 +57,26 @@ class Store(Protocol):
         """Stored content hash of each id that exists."""
         ...
 
+    def fingerprints(self, ids: Sequence[str]) -> dict[str, tuple[str, str]]:
+        """``(content_hash, derivation)`` of each id that exists."""
+        ...
+
+    def atomic(self) -> AbstractContextManager[None]:
+        """A block whose writes (``write``, ``delete``, ...) commit together or not at all."""
+        ...
+
+    def setting(self, key: str) -> str | None:
+        """A store-wide setting (e.g. ``"embedder"``), None when unset."""
+        ...
+
+    def set_setting(self, key: str, value: str) -> None:
+        """Record a store-wide setting."""
+        ...
+
+    def vector_counts(self) -> dict[str, int]:
+        """How many chunk vectors each embedder has."""
+        ...
+
     def write(self, batch: Sequence[PreparedDocument], *, force: bool = False) -> WriteReport:
         """Store a batch in one transaction.
 
@@ -64,6 +92,10 @@ class Store(Protocol):
 
     def documents(self, ids: Sequence[str] | None = None) -> list[Document]:
         """Documents by id (all when ``ids`` is None), in id order."""
+        ...
+
+    def document_ids(self) -> list[str]:
+        """Every stored document id, sorted (without loading the documents)."""
         ...
 
     def chunks(self, ids: Sequence[str] | None = None) -> list[Chunk]:

@@ -126,45 +126,73 @@ def applied(db: sqlite3.Connection) -> list[str]:
     return [r[0] for r in rows]
 
 
-def migrate(db: sqlite3.Connection, *, upto: str | None = None) -> list[str]:
+def _pending(db: sqlite3.Connection) -> list[str]:
+    """Names of the registered migrations ``db`` has not recorded; a read, no lock."""
+    has_table = db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' "
+                           "AND name = '_migrations'").fetchone() is not None
+    done = set(applied(db)) if has_table else set()
+    return [m.__name__ for m in MIGRATIONS if m.__name__ not in done]
+
+
+def _begin(db: sqlite3.Connection) -> None:
+    db.execute("BEGIN IMMEDIATE")
+
+
+def migrate(db: sqlite3.Connection, *, upto: str | None = None,
+            begin: Callable[[sqlite3.Connection], None] = _begin) -> list[str]:
     """Apply pending migrations (through ``upto`` when given); return the names applied.
 
     ``db`` must be in autocommit mode (``isolation_level=None``): each migration runs in
-    its own ``BEGIN IMMEDIATE`` transaction together with its record.
+    its own transaction, opened by ``begin``, together with its record. A database with
+    nothing pending is only read, so opening a store never waits for a writer.
     """
     if upto is not None and upto not in {m.__name__ for m in MIGRATIONS}:
         raise StoreError(f"unknown migration {upto!r}; choose one of the registered names")
-    db.execute("CREATE TABLE IF NOT EXISTS _migrations (name TEXT PRIMARY KEY, applied_at TEXT)")
+    pending = _pending(db)
+    if upto is not None and upto not in pending:
+        pending = []
+    elif upto is not None:
+        pending = pending[:pending.index(upto) + 1]
     done: list[str] = []
     for fn in MIGRATIONS:
-        name = fn.__name__
-        db.execute("BEGIN IMMEDIATE")
-        try:
-            # Checked inside the write lock: another process may have just applied it.
-            seen = db.execute("SELECT 1 FROM _migrations WHERE name = ?", (name,)).fetchone()
-            if seen is None:
-                fn(db)
-                db.execute(
-                    "INSERT INTO _migrations (name, applied_at) VALUES (?, ?)",
-                    (name, datetime.now(UTC).isoformat()),
-                )
-                done.append(name)
-            db.execute("COMMIT")
-        except Exception as exc:
-            db.execute("ROLLBACK")
-            raise StoreError(
-                f"schema migration {name} failed ({exc}); the database was left as it was "
-                f"before {name}. Restore a backup or report the error with this message."
-            ) from exc
+        if fn.__name__ in pending and _apply(db, fn, begin):
+            done.append(fn.__name__)
+    _warn_unknown(db)
+    return done
+
+
+def _apply(db: sqlite3.Connection, fn: Migration,
+           begin: Callable[[sqlite3.Connection], None]) -> bool:
+    name = fn.__name__
+    begin(db)
+    try:
+        db.execute("CREATE TABLE IF NOT EXISTS _migrations (name TEXT PRIMARY KEY, "
+                   "applied_at TEXT)")
+        # Checked inside the write lock: another process may have just applied it.
+        seen = db.execute("SELECT 1 FROM _migrations WHERE name = ?", (name,)).fetchone()
         if seen is None:
-            log.info("applied store migration %s", name)
-        if name == upto:
-            break
-    unknown = set(applied(db)) - {m.__name__ for m in MIGRATIONS}
+            fn(db)
+            db.execute("INSERT INTO _migrations (name, applied_at) VALUES (?, ?)",
+                       (name, datetime.now(UTC).isoformat()))
+        db.execute("COMMIT")
+    except Exception as exc:
+        db.execute("ROLLBACK")
+        raise StoreError(
+            f"schema migration {name} failed ({exc}); the database was left as it was "
+            f"before {name}. Restore a backup or report the error with this message."
+        ) from exc
+    if seen is None:
+        log.info("applied store migration %s", name)
+    return seen is None
+
+
+def _warn_unknown(db: sqlite3.Connection) -> None:
+    has_table = db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' "
+                           "AND name = '_migrations'").fetchone() is not None
+    unknown = (set(applied(db)) if has_table else set()) - {m.__name__ for m in MIGRATIONS}
     if unknown:
         log.warning("database has migrations this chronorag does not know: %s; "
                     "it was written by a newer version", sorted(unknown))
-    return done
 
 
 @migration
@@ -225,4 +253,25 @@ def m004_people(db: sqlite3.Connection) -> None:
     subject TEXT NOT NULL REFERENCES people(id) ON DELETE CASCADE,
     PRIMARY KEY (reader, subject)
 )""",
+    ])
+
+
+@migration
+def m005_derivation(db: sqlite3.Connection) -> None:
+    """What each document's chunks and vectors were derived with, and store settings.
+
+    ``derivation`` names the chunker version and the embedders, so a document counts as
+    unchanged only when its text and both of those match. Existing documents were cut by
+    chunker version 1 and embedded by the embedders their vectors are stored under.
+    ``settings`` records the store's embedder: the one its vectors were made with.
+    """
+    _run(db, [
+        "ALTER TABLE documents ADD COLUMN derivation TEXT",
+        """UPDATE documents SET derivation = 'chunker=1;embedders=' || coalesce((
+    SELECT group_concat(embedder, ',') FROM (
+        SELECT DISTINCT v.embedder AS embedder FROM vectors v JOIN chunks c ON c.id = v.chunk_id
+        WHERE c.doc_id = documents.id ORDER BY v.embedder)), '')""",
+        "CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+        """INSERT INTO settings (key, value)
+    SELECT 'embedder', min(embedder) FROM vectors HAVING count(DISTINCT embedder) = 1""",
     ])

@@ -20,6 +20,7 @@ from chronorag.people.model import Directory
 from chronorag.store import codec
 from chronorag.store import people as people_sql
 from chronorag.store.base import LINK_KINDS, PreparedDocument, WriteReport
+from chronorag.store.locking import SLICE_S, begin_immediate, busy_budget
 from chronorag.store.migrations import applied, migrate
 
 log = logging.getLogger(__name__)
@@ -74,11 +75,13 @@ class SQLiteStore:
     call holds one lock. Use as a context manager or call :meth:`close`.
     """
 
-    def __init__(self, path: str | Path, *, timeout: float = 10.0) -> None:
+    def __init__(self, path: str | Path, *, busy_timeout: float | None = None) -> None:
         self.path = str(path)
         self._lock = threading.RLock()
+        self._depth = 0
+        self._budget = busy_budget() if busy_timeout is None else busy_timeout
         try:
-            conn = sqlite3.connect(self.path, timeout=timeout, isolation_level=None,
+            conn = sqlite3.connect(self.path, timeout=SLICE_S, isolation_level=None,
                                    check_same_thread=False)
         except sqlite3.Error as exc:
             raise StoreError(f"cannot open store {self.path!r} ({exc}); check that the "
@@ -86,16 +89,25 @@ class SQLiteStore:
         self._db: sqlite3.Connection | None = conn
         try:
             conn.execute("PRAGMA foreign_keys = ON")
-            conn.execute("PRAGMA journal_mode = WAL")
+            # Switching to WAL needs the write lock; a store already in WAL (every store
+            # after its first open) is not switched again, so opening never waits for it.
+            if conn.execute("PRAGMA journal_mode").fetchone()[0] not in ("wal", "memory"):
+                conn.execute("PRAGMA journal_mode = WAL")
             conn.execute("PRAGMA synchronous = NORMAL")
-            migrate(conn)
+            migrate(conn, begin=self._begin)
         except sqlite3.Error as exc:
             conn.close()
+            if "locked" in str(exc):
+                raise StoreError(f"cannot open store {self.path!r}: it is busy (another "
+                                 "process is writing it); retry when that has finished") from exc
             raise StoreError(f"cannot open store {self.path!r} ({exc}); is it a chronorag "
-                             "database? Use another --db path or remove the file") from exc
+                             "database? Use another --db path") from exc
         except StoreError:
             conn.close()
             raise
+
+    def _begin(self, conn: sqlite3.Connection) -> None:
+        begin_immediate(conn, path=self.path, budget_s=self._budget)
 
     # -- plumbing -------------------------------------------------------------------------
 
@@ -115,15 +127,37 @@ class SQLiteStore:
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
+        # Re-entrant: a transaction opened inside ``atomic()`` joins the outer one, so an
+        # ingest can commit its documents and a semantic layer together.
         with self._lock:
             conn = self._conn
-            conn.execute("BEGIN IMMEDIATE")
+            if self._depth:
+                self._depth += 1
+                try:
+                    yield conn
+                finally:
+                    self._depth -= 1
+                return
+            self._begin(conn)
+            self._depth = 1
             try:
                 yield conn
             except BaseException:
+                self._depth = 0
                 conn.execute("ROLLBACK")
                 raise
+            self._depth = 0
             conn.execute("COMMIT")
+
+    @contextmanager
+    def atomic(self) -> Iterator[None]:
+        """Every write made inside commits together when the block ends, or none does."""
+        try:
+            with self._transaction():
+                yield
+        except sqlite3.Error as exc:
+            raise StoreError(f"writing the store {self.path!r} failed, nothing of this "
+                             f"transaction was kept ({exc}); retry") from exc
 
     @contextmanager
     def _errors(self, what: str) -> Iterator[None]:
@@ -178,15 +212,16 @@ class SQLiteStore:
 
     def _write(self, conn: sqlite3.Connection, batch: list[PreparedDocument], *,
                force: bool) -> WriteReport:
-        rows = conn.execute(f"SELECT id, content_hash FROM documents WHERE id IN {_IDS}",
-                            (_ids_param([p.document.id for p in batch]),)).fetchall()
-        stored = dict(rows)
+        rows = conn.execute(
+            f"SELECT id, content_hash, coalesce(derivation, '') FROM documents WHERE id IN {_IDS}",
+            (_ids_param([p.document.id for p in batch]),)).fetchall()
+        stored = {r[0]: (r[1], r[2]) for r in rows}
         added, replaced, unchanged, todo = [], [], [], []
         for prepared in batch:
             doc_id = prepared.document.id
             if doc_id not in stored:
                 added.append(doc_id)
-            elif stored[doc_id] == prepared.content_hash and not force:
+            elif stored[doc_id] == (prepared.content_hash, prepared.derivation) and not force:
                 unchanged.append(doc_id)
                 continue
             else:
@@ -221,6 +256,8 @@ class SQLiteStore:
         marks = ", ".join("?" * len(codec.DOC_COLUMNS))
         conn.executemany(
             f"INSERT INTO documents ({', '.join(codec.DOC_COLUMNS)}) VALUES ({marks})", docs)
+        conn.executemany("UPDATE documents SET derivation = ? WHERE id = ?",
+                         [(p.derivation, p.document.id) for p in todo])
         conn.executemany("INSERT OR IGNORE INTO links VALUES (?, ?, ?)", links)
         conn.executemany(f"INSERT INTO chunks ({_CHUNK_COLS}) VALUES (?, ?, ?, ?, ?, ?)",
                          chunks)
@@ -259,6 +296,32 @@ class SQLiteStore:
         rows = self._query(f"SELECT id, content_hash FROM documents WHERE id IN {_IDS}",
                            (_ids_param(ids),))
         return dict(rows)
+
+    def fingerprints(self, ids: Sequence[str]) -> dict[str, tuple[str, str]]:
+        """``(content_hash, derivation)`` of each id that exists."""
+        rows = self._query(f"SELECT id, content_hash, coalesce(derivation, '') FROM documents "
+                           f"WHERE id IN {_IDS}", (_ids_param(ids),))
+        return {r[0]: (r[1], r[2]) for r in rows}
+
+    def document_ids(self) -> list[str]:
+        """Every stored document id, sorted."""
+        return [r[0] for r in self._query("SELECT id FROM documents ORDER BY id")]
+
+    def setting(self, key: str) -> str | None:
+        """A store-wide setting (e.g. ``"embedder"``), None when unset."""
+        rows = self._query("SELECT value FROM settings WHERE key = ?", (key,))
+        return str(rows[0][0]) if rows else None
+
+    def set_setting(self, key: str, value: str) -> None:
+        """Record a store-wide setting (joins an ``atomic()`` block when inside one)."""
+        with self._errors("setting"), self._transaction() as conn:
+            conn.execute("INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) "
+                         "DO UPDATE SET value = excluded.value", (key, value))
+
+    def vector_counts(self) -> dict[str, int]:
+        """How many chunk vectors each embedder has."""
+        rows = self._query("SELECT embedder, count(*) FROM vectors GROUP BY embedder")
+        return {str(name): int(n) for name, n in rows}
 
     def documents(self, ids: Sequence[str] | None = None) -> list[Document]:
         """Documents by id (all when ``ids`` is None), in id order; missing ids skipped."""

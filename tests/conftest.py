@@ -1,0 +1,56 @@
+"""Shared fixtures: a fast deterministic embedder registered under test-only names."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+
+import numpy as np
+import pytest
+
+from chronorag.retrieve.embedders import EMBEDDERS
+from chronorag.retrieve.tokenize import tokenize
+
+
+class HashEmbedder:
+    """Bag of hashed tokens: deterministic, model-free, ~100k short texts a minute.
+
+    For tests of ingest, storage and concurrency, where the model is not under test.
+    """
+
+    dim = 64
+
+    def __init__(self, name: str = "test-hash") -> None:
+        self.name = name
+
+    def embed(self, texts: Sequence[str], *, kind: str = "passage") -> np.ndarray:
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        for row, text in enumerate(texts):
+            for token in tokenize(text):
+                digest = hashlib.blake2b(token.encode(), digest_size=4).digest()
+                out[row, int.from_bytes(digest, "little") % self.dim] += 1.0
+            out[row, 0] += 1e-3  # never an all-zero row
+        return out / np.linalg.norm(out, axis=1, keepdims=True)
+
+
+TEST_EMBEDDERS = ("test-hash", "test-hash-b")
+
+
+def register_test_embedders() -> None:
+    """Make the test embedders creatable by name (for a process of its own)."""
+    for name in TEST_EMBEDDERS:
+        if name not in EMBEDDERS:
+            EMBEDDERS.add(name, lambda _n=name: HashEmbedder(_n))
+
+
+@pytest.fixture
+def hash_embedder() -> HashEmbedder:
+    return HashEmbedder()
+
+
+@pytest.fixture
+def test_embedders(monkeypatch: pytest.MonkeyPatch) -> tuple[str, ...]:
+    """The test embedders registered by name for one test, then gone again."""
+    for name in TEST_EMBEDDERS:
+        monkeypatch.setitem(EMBEDDERS._factories, name, lambda _n=name: HashEmbedder(_n))
+    return TEST_EMBEDDERS

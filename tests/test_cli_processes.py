@@ -1,0 +1,144 @@
+"""Real processes on one store: SIGKILL during ingest never damages it, readers answer
+while an ingest runs, two ingests serialise and both complete."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from chronorag.ingest import CHUNKER_VERSION
+from chronorag.store.base import derivation
+from chronorag.store.sqlite import SQLiteStore
+
+DRIVER = Path(__file__).parent / "hash_embedder_cli.py"
+pytestmark = pytest.mark.slow
+
+
+def _corpus(folder: Path, *, files: int, docs: int, tag: str = "") -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    for f in range(files):
+        with (folder / f"part{tag}{f}.jsonl").open("w", encoding="utf-8") as handle:
+            for d in range(docs):
+                text = " ".join(f"Record {tag}{f}-{d} sentence {s} was written on {2000 + s} "
+                                f"March {1 + d % 28}." for s in range(12))
+                handle.write(json.dumps({"id": f"{tag}{f}-{d}", "text": text}) + "\n")
+    return folder
+
+
+def _cli(*args: str) -> list[str]:
+    return [sys.executable, str(DRIVER), *args]
+
+
+def _prepare(db: Path) -> None:
+    subprocess.run([sys.executable, "-c", "import sys; sys.path.insert(0, sys.argv[2]); "
+                    "from hash_embedder_cli import prepare_store; "
+                    "from pathlib import Path; prepare_store(Path(sys.argv[1]))",
+                    str(db), str(DRIVER.parent)], check=True, timeout=60)
+
+
+def check_store(db: Path) -> dict[str, int]:
+    """Integrity, and every stored document complete: chunks, sentences, vectors, stamp."""
+    conn = sqlite3.connect(db)
+    try:
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
+        incomplete = conn.execute("""
+            SELECT d.id FROM documents d WHERE
+              NOT EXISTS (SELECT 1 FROM chunks c WHERE c.doc_id = d.id)
+              OR EXISTS (SELECT 1 FROM chunks c WHERE c.doc_id = d.id AND (
+                   NOT EXISTS (SELECT 1 FROM sentences s WHERE s.chunk_id = c.id)
+                   OR NOT EXISTS (SELECT 1 FROM vectors v WHERE v.chunk_id = c.id
+                                  AND v.embedder = 'test-hash')))""").fetchall()
+        assert incomplete == []
+    finally:
+        conn.close()
+    stamp = derivation(CHUNKER_VERSION, ["test-hash"])
+    with SQLiteStore(db) as store:
+        ids = store.document_ids()
+        assert {d for _, d in store.fingerprints(ids).values()} <= {stamp}
+        return store.count()
+
+
+def test_sigkill_during_ingest_never_damages_the_store(tmp_path: Path) -> None:
+    corpus = _corpus(tmp_path / "corpus", files=3, docs=400)
+    reference = tmp_path / "reference.db"
+    _prepare(reference)
+    started = time.monotonic()
+    subprocess.run(_cli("ingest", str(corpus), "--db", str(reference), "--batch", "20"),
+                   check=True, capture_output=True, timeout=600)
+    full = time.monotonic() - started
+    expected = check_store(reference)
+    assert expected["documents"] == 1200
+
+    db = tmp_path / "kb.db"
+    _prepare(db)
+    rng = random.Random(20261130)
+    kills = 0
+    for _ in range(6):
+        proc = subprocess.Popen(_cli("ingest", str(corpus), "--db", str(db), "--batch", "20"),
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(rng.uniform(0.2, full))
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGKILL)
+            kills += 1
+        proc.wait(timeout=60)
+        check_store(db)
+    assert kills >= 3
+    done = subprocess.run(_cli("ingest", str(corpus), "--db", str(db), "--json"),
+                          check=True, capture_output=True, text=True, timeout=600)
+    report = json.loads(done.stdout)
+    assert report["added"] + report["unchanged"] == 1200
+    assert check_store(db) == {**expected, "documents": 1200}
+
+
+def test_readers_answer_from_the_last_commit_while_an_ingest_runs(tmp_path: Path) -> None:
+    first = _corpus(tmp_path / "first", files=1, docs=20, tag="a")
+    big = _corpus(tmp_path / "big", files=2, docs=1500, tag="b")
+    db = tmp_path / "kb.db"
+    _prepare(db)
+    subprocess.run(_cli("ingest", str(first), "--db", str(db)), check=True,
+                   capture_output=True, timeout=300)
+    writer = subprocess.Popen(_cli("ingest", str(big), "--db", str(db), "--batch", "10"),
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    env = {**os.environ, "CHRONORAG_BUSY_TIMEOUT": "0"}
+    answered_during = 0
+    try:
+        time.sleep(2.0)
+        for command in (["review", "--json"],
+                        ["ask", "When was record a0-3 written?", "--json", "-k", "2"],
+                        ["review", "--json"]):
+            out = subprocess.run(_cli(*command, "--db", str(db)), capture_output=True,
+                                 text=True, timeout=300, env=env)
+            assert out.returncode == 0, out.stderr
+            assert "Traceback" not in out.stderr and "busy" not in out.stderr
+            json.loads(out.stdout)
+            answered_during += writer.poll() is None
+    finally:
+        _, stderr = writer.communicate(timeout=600)
+    assert writer.returncode == 0, stderr
+    assert answered_during >= 1  # at least one reader finished while the ingest ran
+    assert check_store(db)["documents"] == 3020
+
+
+def test_two_concurrent_ingests_serialise_and_both_complete(tmp_path: Path) -> None:
+    a = _corpus(tmp_path / "a", files=1, docs=600, tag="a")
+    b = _corpus(tmp_path / "b", files=1, docs=600, tag="b")
+    db = tmp_path / "kb.db"
+    _prepare(db)
+    procs = [subprocess.Popen(_cli("ingest", str(c), "--db", str(db), "--batch", "10",
+                                   "--json"), stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True) for c in (a, b)]
+    results = [p.communicate(timeout=600) for p in procs]
+    for proc, (stdout, stderr) in zip(procs, results, strict=True):
+        assert proc.returncode == 0, stderr
+        assert json.loads(stdout)["added"] == 600
+    assert check_store(db)["documents"] == 1200

@@ -1,0 +1,202 @@
+"""Ingest in committed batches: streaming, bounded memory, errors that name the document,
+unchanged detection by text + chunker version + embedder, and reindex."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from chronorag import indexer
+from chronorag.errors import IngestError, ValidationError
+from chronorag.indexer import Batching, ingest_paths, reindex_documents
+from chronorag.store.sqlite import SQLiteStore
+
+NOW = datetime(2026, 11, 30, tzinfo=UTC)
+
+
+def _jsonl(path: Path, n: int, *, text: str = "Policy {i} applies from 2021 to 2023.") -> Path:
+    with path.open("w", encoding="utf-8") as handle:
+        for i in range(n):
+            handle.write(json.dumps({"id": f"d{i}", "text": text.format(i=i)}) + "\n")
+    return path
+
+
+def _ingest(store: SQLiteStore, paths: list[Path], embedder, **options):
+    return ingest_paths(store, paths, embedders=[embedder], now=NOW, tz=UTC, **options)
+
+
+def test_documents_are_committed_in_batches(tmp_path: Path, hash_embedder) -> None:
+    path = _jsonl(tmp_path / "a.jsonl", 10)
+    seen: list[tuple[int, int]] = []
+    with SQLiteStore(tmp_path / "kb.db") as store:
+        before = store.generation()
+        report = _ingest(store, [path], hash_embedder, batching=Batching(docs=3),
+                         progress=lambda done, total: seen.append((done, total)))
+        assert len(report.added) == 10 and report.chunks == 10
+        assert store.generation() - before == 4  # one committed write per batch
+        assert seen == [(3, 10), (6, 10), (9, 10), (10, 10)]
+        counts = store.count()
+        assert counts["documents"] == counts["chunks"] == counts["vectors"] == 10
+
+
+def test_a_large_document_is_a_batch_of_its_own(tmp_path: Path, hash_embedder) -> None:
+    rows = [{"id": "small1", "text": "short one."}, {"id": "big", "text": "word " * 3000},
+            {"id": "small2", "text": "short two."}]
+    path = tmp_path / "a.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    with SQLiteStore(tmp_path / "kb.db") as store:
+        before = store.generation()
+        _ingest(store, [path], hash_embedder, batching=Batching(docs=10, chars=1000))
+        assert store.generation() - before == 3
+
+
+def test_invalid_document_anywhere_rejects_before_any_write(tmp_path: Path,
+                                                            hash_embedder) -> None:
+    path = _jsonl(tmp_path / "a.jsonl", 500)
+    with path.open("a", encoding="utf-8") as handle:
+        handle.write('{"id": "bad", "text": "t", "valid_from": "2026-13-45"}\n')
+    with SQLiteStore(tmp_path / "kb.db") as store:
+        with pytest.raises(ValidationError) as caught:
+            _ingest(store, [path], hash_embedder, batching=Batching(docs=7))
+        assert [str(e) for e in caught.value.errors] == [
+            f"{path}:501: valid_from: '2026-13-45' is not a valid ISO 8601 date"]
+        assert store.count()["documents"] == 0 and store.generation() == 0
+
+
+def test_internal_error_names_file_and_document_and_keeps_earlier_batches(
+        tmp_path: Path, hash_embedder, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = _jsonl(tmp_path / "a.jsonl", 10)
+    real = indexer.chunk_document
+
+    def chunk(doc):
+        if doc.id == "d7":
+            raise RuntimeError("boom")
+        return real(doc)
+
+    monkeypatch.setattr(indexer, "chunk_document", chunk)
+    with SQLiteStore(tmp_path / "kb.db") as store:
+        with pytest.raises(IngestError) as caught:
+            _ingest(store, [path], hash_embedder, batching=Batching(docs=3))
+        message = str(caught.value)
+        assert message.startswith(f"{path}: document 'd7': internal error while chunking")
+        assert "RuntimeError: boom" in message and "\n" not in message
+        # Batches d0-d2 and d3-d5 committed; d6-d8 (holding d7) left nothing behind.
+        stored = {d.id for d in store.documents()}
+        assert stored == {f"d{i}" for i in range(6)}
+        assert store.count()["chunks"] == store.count()["vectors"] == 6
+    monkeypatch.setattr(indexer, "chunk_document", real)
+    with SQLiteStore(tmp_path / "kb.db") as store:
+        report = _ingest(store, [path], hash_embedder, batching=Batching(docs=3))
+        assert len(report.unchanged) == 6 and len(report.added) == 4
+
+
+def test_embedder_failure_names_the_batch(tmp_path: Path, hash_embedder) -> None:
+    path = _jsonl(tmp_path / "a.jsonl", 4)
+
+    class Broken:
+        name, dim = "broken", 8
+
+        def embed(self, texts, *, kind="passage"):
+            raise MemoryError("out of memory")
+
+    with SQLiteStore(tmp_path / "kb.db") as store, pytest.raises(IngestError) as caught:
+        _ingest(store, [path], Broken(), batching=Batching(docs=2))
+    assert f"{path}: documents 'd0' to 'd1': internal error while embedding with broken" in str(
+        caught.value)
+
+
+def test_unchanged_needs_same_text_chunker_and_embedder(
+        tmp_path: Path, hash_embedder, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = _jsonl(tmp_path / "a.jsonl", 3)
+    with SQLiteStore(tmp_path / "kb.db") as store:
+        assert len(_ingest(store, [path], hash_embedder).added) == 3
+        assert len(_ingest(store, [path], hash_embedder).unchanged) == 3
+        other = type(hash_embedder)("test-hash-b")
+        switched = _ingest(store, [path], other)
+        assert len(switched.replaced) == 3
+        assert store.vector_counts() == {"test-hash-b": 3}
+        monkeypatch.setattr(indexer, "CHUNKER_VERSION", "999")
+        assert len(_ingest(store, [path], other).replaced) == 3
+        assert set(store.fingerprints(["d0"])["d0"][1].split(";")) == {
+            "chunker=999", "embedders=test-hash-b"}
+
+
+def test_reindex_rebuilds_only_stale_documents_and_resumes(
+        tmp_path: Path, hash_embedder, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = _jsonl(tmp_path / "a.jsonl", 5)
+    with SQLiteStore(tmp_path / "kb.db") as store:
+        _ingest(store, [path], hash_embedder)
+        stamps_before = store.documents()
+        report = reindex_documents(store, embedders=[hash_embedder])
+        assert report.replaced == () and len(report.unchanged) == 5
+        monkeypatch.setattr(indexer, "CHUNKER_VERSION", "999")
+        report = reindex_documents(store, embedders=[hash_embedder], batching=Batching(docs=2))
+        assert len(report.replaced) == 5 and report.chunks == 5
+        # The documents themselves (text, dates, ingested_at) are untouched.
+        assert store.documents() == stamps_before
+        forced = reindex_documents(store, embedders=[hash_embedder], force=True)
+        assert len(forced.replaced) == 5
+
+
+@pytest.mark.slow
+def test_200k_line_file_ingests(tmp_path: Path, hash_embedder) -> None:
+    path = _jsonl(tmp_path / "big.jsonl", 200_000, text="Note {i}: the meeting was moved.")
+    with SQLiteStore(tmp_path / "kb.db") as store:
+        report = _ingest(store, [path], hash_embedder, batching=Batching(docs=5000))
+        assert len(report.added) == 200_000
+        assert store.count()["vectors"] == store.count()["documents"] == 200_000
+
+
+_MEASURE = """
+import json, resource, sys
+sys.path.insert(0, sys.argv[3])
+from conftest import HashEmbedder
+from datetime import datetime, UTC
+from chronorag.indexer import ingest_paths
+from chronorag.store.sqlite import SQLiteStore
+store = SQLiteStore(sys.argv[2])
+store.write([])
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+report = ingest_paths(store, [sys.argv[1]], embedders=[HashEmbedder()],
+                      now=datetime.now(UTC), tz=UTC)
+after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print(json.dumps({"added": len(report.added), "grew_kb": after - before}))
+"""
+
+
+@pytest.mark.slow
+def test_memory_does_not_grow_with_the_file(tmp_path: Path) -> None:
+    """A 40 MB JSONL ingests with the process growing by far less than the file: texts
+    are streamed a batch at a time (measured in a fresh process, by peak RSS)."""
+    path = _jsonl(tmp_path / "wide.jsonl", 4_000,
+                  text="Entry {i}. " + "The committee reviewed the annual report. " * 240)
+    size_kb = path.stat().st_size // 1024
+    assert size_kb > 38_000
+    out = subprocess.run([sys.executable, "-c", _MEASURE, str(path), str(tmp_path / "kb.db"),
+                          str(Path(__file__).parent)], capture_output=True, text=True,
+                         check=True, timeout=600)
+    result = json.loads(out.stdout)
+    assert result["added"] == 4_000
+    assert result["grew_kb"] < size_kb / 2, (result, size_kb)
+
+
+@pytest.mark.slow
+def test_10_mb_document_ingests(tmp_path: Path, hash_embedder) -> None:
+    paragraph = ("The council met on 6 May 2021 and again in March 2022. 会议于2023年举行。"
+                 " It approved the budget. ") * 8 + "\n\n"
+    text = paragraph * (10_000_000 // len(paragraph) + 1)
+    path = tmp_path / "huge.md"
+    path.write_text("# Minutes\n\n" + text, encoding="utf-8")
+    with SQLiteStore(tmp_path / "kb.db") as store:
+        report = _ingest(store, [path], hash_embedder)
+        assert report.added == ("huge",)
+        [doc] = store.documents()
+        assert len(doc.text) >= 10_000_000
+        chunks = store.chunks()
+        assert chunks[-1].end == len(doc.text)
+        assert store.count()["vectors"] == len(chunks) == report.chunks
