@@ -27,7 +27,7 @@ def progress_callback(stream: TextIO) -> Callable[[int, int], None] | None:
     def update(done: int, total: int) -> None:
         if not task:
             bar.start()
-            task.append(bar.add_task("embedding documents", total=total))
+            task.append(bar.add_task("ingesting documents", total=total))
         bar.update(task[0], completed=done)
         if done >= total:
             bar.stop()

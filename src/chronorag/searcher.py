@@ -91,8 +91,34 @@ class Components:
         return self._validity[1]
 
 
+# A search reads the store several times (scope, candidates, documents). When another
+# process commits in between, those reads can disagree, e.g. a document made private after
+# the privacy check; the search is then run again on the new state, a few times at most.
+_CONSISTENT_ATTEMPTS = 3
+
+
 def search(query: Query, *, config: SearchConfig, components: Components) -> Ranked:
-    """Run the configured pipeline for one query."""
+    """Run the configured pipeline for one query on one committed state of the store.
+
+    If the store kept changing during every attempt, hits outside what the asker may see
+    at the end are dropped, so privacy never rests on a state read earlier.
+    """
+    store = components.store
+    for _ in range(_CONSISTENT_ATTEMPTS):
+        generation = store.generation()
+        ranked = _search_once(query, config=config, components=components)
+        if store.generation() == generation:
+            return ranked
+    visible = build_scope(store, query, components.documents()).doc_ids
+    if visible is None:
+        return ranked
+    return Ranked(tuple(h for h in ranked.hits if h.chunk.doc_id in visible),
+                  tuple(h for h in ranked.upcoming if h.chunk.doc_id in visible),
+                  {i: d for i, d in ranked.documents.items() if i in visible},
+                  ranked.timings_ms)
+
+
+def _search_once(query: Query, *, config: SearchConfig, components: Components) -> Ranked:
     timings: dict[str, float] = {}
     # Issue 6: privacy, the people asked about and event time decide which chunks may be
     # retrieved at all, before any scoring.

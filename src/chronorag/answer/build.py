@@ -49,6 +49,11 @@ def build_answer(
     Over personal records (issue 6) the answer is shaped by intent and validated
     (``answer.personal``); times are read in ``tz`` (default: the zone of ``query.now``).
     """
+    # ``documents`` is what the asker may see (the search narrows it to the privacy scope).
+    # A hit outside it, e.g. a record stored after the privacy check but before retrieval
+    # read the index, has no known subject and must not reach the answer.
+    hits = [h for h in hits if h.chunk.doc_id in documents]
+    upcoming = [h for h in upcoming if h.chunk.doc_id in documents]
     base = rules or AnswerRules()
     rules = AnswerRules(min_semantic=min_semantic, margin=base.margin,
                         copy_margin=base.copy_margin, authority=base.authority)

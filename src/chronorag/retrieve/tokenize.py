@@ -13,6 +13,8 @@ import threading
 import unicodedata
 from typing import Any
 
+from chronorag.deps import guard, import_module
+
 # CJK Unified Ideographs (+ extension A, compatibility ideographs). Kana/Hangul are not
 # segmented by jieba, so they fall through to the word pattern.
 _CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
@@ -40,12 +42,12 @@ def _segmenter() -> Any:
     if _jieba is None:
         with _jieba_lock:
             if _jieba is None:
-                import jieba
-
-                # jieba prints "Building prefix dict..." through its own logger.
-                jieba.setLogLevel(logging.WARNING)
-                tokenizer = jieba.Tokenizer()
-                tokenizer.initialize()
+                jieba = import_module("jieba")
+                with guard("jieba"):  # reads the dictionary bundled in the wheel
+                    # jieba prints "Building prefix dict..." through its own logger.
+                    jieba.setLogLevel(logging.WARNING)
+                    tokenizer = jieba.Tokenizer()
+                    tokenizer.initialize()
                 _jieba = tokenizer
     return _jieba
 

@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from chronorag.deps import import_module
 from chronorag.model import Document, Status
 from chronorag.rank.validity import ValidityIndex
 from chronorag.retrieve.tokenize import tokenize
@@ -73,7 +74,7 @@ class LayerIndex:
     def build(cls, assets: Sequence[Asset], *, keys: Sequence[str] = (),
               vectors: np.ndarray | None = None) -> LayerIndex:
         """Index ``assets``; ``keys``/``vectors`` are the stored vectors (rows aligned)."""
-        import bm25s
+        bm25s = import_module("bm25s")
 
         expanded = {a.key: a for a in expand_columns(assets)}
         validity = ValidityIndex.build(_document(a) for a in expanded.values())
