@@ -20,6 +20,7 @@ from chronorag.store.base import derivation
 from chronorag.store.sqlite import SQLiteStore
 
 DRIVER = Path(__file__).parent / "hash_embedder_cli.py"
+LAYER = Path(__file__).parent / "cases" / "semantic" / "retail.yaml"
 pytestmark = pytest.mark.slow
 
 
@@ -105,7 +106,7 @@ def test_readers_answer_from_the_last_commit_while_an_ingest_runs(tmp_path: Path
     big = _corpus(tmp_path / "big", files=2, docs=1500, tag="b")
     db = tmp_path / "kb.db"
     _prepare(db)
-    subprocess.run(_cli("ingest", str(first), "--db", str(db)), check=True,
+    subprocess.run(_cli("ingest", str(first), str(LAYER), "--db", str(db)), check=True,
                    capture_output=True, timeout=300)
     writer = subprocess.Popen(_cli("ingest", str(big), "--db", str(db), "--batch", "10"),
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -115,6 +116,7 @@ def test_readers_answer_from_the_last_commit_while_an_ingest_runs(tmp_path: Path
         time.sleep(2.0)
         for command in (["review", "--json"],
                         ["ask", "When was record a0-3 written?", "--json", "-k", "2"],
+                        ["context", "华东 GMV 趋势", "--json"],
                         ["review", "--json"]):
             out = subprocess.run(_cli(*command, "--db", str(db)), capture_output=True,
                                  text=True, timeout=300, env=env)

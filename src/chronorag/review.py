@@ -73,14 +73,15 @@ def review(store: Store, *, as_of: datetime, threshold: float = DEFAULT_THRESHOL
            embedder: str | None = None) -> ReviewReport:
     """Review every stored document at ``as_of`` (tz-aware); see the module docstring.
 
-    ``embedder`` names the stored vectors to compare (default: the default preset's).
+    ``embedder`` names the stored vectors to compare (default: the store's own, else the
+    default preset's).
     """
     if as_of.tzinfo is None:
         raise ValueError(f"as_of must be timezone-aware, got {as_of!r}; attach a tzinfo")
     documents = {d.id: d for d in store.documents()}
     index = ValidityIndex.build(documents.values())
     verdicts = {i: index.judge(i, as_of=as_of) for i in documents}
-    name = embedder or get_preset("default").embedder
+    name = embedder or store.setting("embedder") or get_preset("default").embedder
     return ReviewReport(
         as_of=as_of, threshold=threshold,
         undated=tuple(_undated(documents, verdicts)),
