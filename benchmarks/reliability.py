@@ -30,7 +30,6 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data"
-DRIVER = ROOT / "tests" / "hash_embedder_cli.py"
 sys.path.insert(0, str(ROOT / "tests"))
 
 FRAGMENTS = ["the 1st century", "0000-00-00 00:00:00", "2023-02-30 10:00", "9999-12",
@@ -100,17 +99,15 @@ def fuzz(texts: int, seed: int) -> list[tuple[str, int, int, int]]:
 
 
 def _corpus(folder: Path, *, docs: int, tag: str) -> Path:
-    folder.mkdir(parents=True, exist_ok=True)
-    with (folder / f"{tag}.jsonl").open("w", encoding="utf-8") as handle:
-        for d in range(docs):
-            text = " ".join(f"Record {tag}-{d} part {s} was filed on {1990 + s} June "
-                            f"{1 + d % 28}." for s in range(12))
-            handle.write(json.dumps({"id": f"{tag}-{d}", "text": text}) + "\n")
-    return folder
+    from hash_embedder_cli import write_corpus
+
+    return write_corpus(folder, files=1, docs=docs, tag=tag)
 
 
 def _cli(*args: str) -> list[str]:
-    return [sys.executable, str(DRIVER), *args]
+    from hash_embedder_cli import command
+
+    return command(*args)
 
 
 def _prepare(db: Path) -> None:
@@ -120,19 +117,9 @@ def _prepare(db: Path) -> None:
 
 
 def _damaged(db: Path) -> bool:
-    """Integrity or completeness broken: a document without chunks, sentences or vectors."""
-    conn = sqlite3.connect(db)
-    try:
-        if conn.execute("PRAGMA integrity_check").fetchone()[0] != "ok":
-            return True
-        return conn.execute("""SELECT count(*) FROM documents d WHERE
-              NOT EXISTS (SELECT 1 FROM chunks c WHERE c.doc_id = d.id)
-              OR EXISTS (SELECT 1 FROM chunks c WHERE c.doc_id = d.id AND (
-                   NOT EXISTS (SELECT 1 FROM sentences s WHERE s.chunk_id = c.id)
-                   OR NOT EXISTS (SELECT 1 FROM vectors v WHERE v.chunk_id = c.id)))
-            """).fetchone()[0] > 0
-    finally:
-        conn.close()
+    from hash_embedder_cli import damage
+
+    return bool(damage(db))
 
 
 def _count(db: Path) -> int:
@@ -196,7 +183,7 @@ def concurrent(work: Path) -> list[tuple[str, int, int, int]]:
                                    "--db", str(db), "--batch", "10"),
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     rows = []
-    for command in (["review", "--json"], ["ask", "When was record c0-3 filed?", "--json"]):
+    for command in (["review", "--json"], ["ask", "When was record c00-3 written?", "--json"]):
         ok = failed = during = 0
         for _ in range(3):
             out = subprocess.run(_cli(*command, "--db", str(db)), capture_output=True,

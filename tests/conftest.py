@@ -18,10 +18,9 @@ class HashEmbedder:
     For tests of ingest, storage and concurrency, where the model is not under test.
     """
 
-    dim = 64
-
-    def __init__(self, name: str = "test-hash") -> None:
+    def __init__(self, name: str = "test-hash", *, dim: int = 64) -> None:
         self.name = name
+        self.dim = dim
 
     def embed(self, texts: Sequence[str], *, kind: str = "passage") -> np.ndarray:
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
@@ -46,6 +45,12 @@ def register_test_embedders() -> None:
 @pytest.fixture
 def hash_embedder() -> HashEmbedder:
     return HashEmbedder()
+
+
+@pytest.fixture
+def embedder_named() -> type[HashEmbedder]:
+    """The test embedder class, for tests that store vectors under a real model's name."""
+    return HashEmbedder
 
 
 @pytest.fixture

@@ -3,15 +3,16 @@ while an ingest runs, two ingests serialise and both complete."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import random
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -20,26 +21,31 @@ from chronorag.store.base import derivation
 from chronorag.store.sqlite import SQLiteStore
 
 DRIVER = Path(__file__).parent / "hash_embedder_cli.py"
+
+
+def _load_driver() -> ModuleType:
+    sys.path.insert(0, str(DRIVER.parent))
+    try:
+        return importlib.import_module("hash_embedder_cli")
+    finally:
+        sys.path.remove(str(DRIVER.parent))
+
+
+cli_driver = _load_driver()
 LAYER = Path(__file__).parent / "cases" / "semantic" / "retail.yaml"
 pytestmark = pytest.mark.slow
 
 
-def _corpus(folder: Path, *, files: int, docs: int, tag: str = "") -> Path:
-    folder.mkdir(parents=True, exist_ok=True)
-    for f in range(files):
-        with (folder / f"part{tag}{f}.jsonl").open("w", encoding="utf-8") as handle:
-            for d in range(docs):
-                text = " ".join(f"Record {tag}{f}-{d} sentence {s} was written on {2000 + s} "
-                                f"March {1 + d % 28}." for s in range(12))
-                handle.write(json.dumps({"id": f"{tag}{f}-{d}", "text": text}) + "\n")
-    return folder
-
-
 def _cli(*args: str) -> list[str]:
-    return [sys.executable, str(DRIVER), *args]
+    return cli_driver.command(*args)
+
+
+def _corpus(folder: Path, *, files: int, docs: int, tag: str = "") -> Path:
+    return cli_driver.write_corpus(folder, files=files, docs=docs, tag=tag)
 
 
 def _prepare(db: Path) -> None:
+    # In a process of its own: this one must not keep the store open.
     subprocess.run([sys.executable, "-c", "import sys; sys.path.insert(0, sys.argv[2]); "
                     "from hash_embedder_cli import prepare_store; "
                     "from pathlib import Path; prepare_store(Path(sys.argv[1]))",
@@ -47,21 +53,8 @@ def _prepare(db: Path) -> None:
 
 
 def check_store(db: Path) -> dict[str, int]:
-    """Integrity, and every stored document complete: chunks, sentences, vectors, stamp."""
-    conn = sqlite3.connect(db)
-    try:
-        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-        assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
-        incomplete = conn.execute("""
-            SELECT d.id FROM documents d WHERE
-              NOT EXISTS (SELECT 1 FROM chunks c WHERE c.doc_id = d.id)
-              OR EXISTS (SELECT 1 FROM chunks c WHERE c.doc_id = d.id AND (
-                   NOT EXISTS (SELECT 1 FROM sentences s WHERE s.chunk_id = c.id)
-                   OR NOT EXISTS (SELECT 1 FROM vectors v WHERE v.chunk_id = c.id
-                                  AND v.embedder = 'test-hash')))""").fetchall()
-        assert incomplete == []
-    finally:
-        conn.close()
+    """Sound (see ``damage``), every document stamped with the current derivation; counts."""
+    assert cli_driver.damage(db) == []
     stamp = derivation(CHUNKER_VERSION, ["test-hash"])
     with SQLiteStore(db) as store:
         ids = store.document_ids()

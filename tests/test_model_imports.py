@@ -230,20 +230,8 @@ def test_extra_form_is_kept_for_optional_extras() -> None:
 # --- the CLI: one line on stderr, exit code 1, no traceback ---------------------------
 
 
-class _FakeE5:
-    """Stands in for e5-small at ingest so the store holds vectors under its name."""
-
-    name = "e5-small"
-    dim = 384
-
-    def embed(self, texts: Sequence[str], *, kind: str = "passage") -> np.ndarray:
-        out = np.zeros((len(texts), self.dim), dtype=np.float32)
-        out[:, 0] = 1.0
-        return out
-
-
 @pytest.fixture()
-def one_document_db(tmp_path: Path) -> str:
+def one_document_db(tmp_path: Path, embedder_named: Any) -> str:
     """A store with one document embedded (by a stand-in) under the e5-small name.
 
     An empty store never embeds the question (there is nothing to compare it with), so
@@ -254,7 +242,8 @@ def one_document_db(tmp_path: Path) -> str:
                       encoding="utf-8")
     db = tmp_path / "kb.db"
     with SQLiteStore(db) as store:
-        ingest_paths(store, [source], embedders=[_FakeE5()], now=NOW, tz=UTC)
+        ingest_paths(store, [source], embedders=[embedder_named("e5-small", dim=384)],
+                     now=NOW, tz=UTC)
     return str(db)
 
 

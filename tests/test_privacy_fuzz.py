@@ -29,7 +29,6 @@ from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -40,7 +39,6 @@ from chronorag.answer.context import context_for_generation
 from chronorag.config import get_preset
 from chronorag.engine import Engine
 from chronorag.errors import ChronoragError
-from chronorag.retrieve.embedders import EMBEDDERS
 from chronorag.semantic.context import build_context
 
 pytestmark = pytest.mark.slow
@@ -326,24 +324,11 @@ def test_answer_uses_only_documents_of_the_scope(engine: Engine) -> None:
     assert_no_secret(json.dumps(answer.to_json(), ensure_ascii=False), "kid", False)
 
 
-class _OneHot:
-    """Ingest needs an embedder; keyword search never reads its vectors."""
-
-    name = "privacy-test-onehot"
-    dim = 4
-
-    def embed(self, texts: Sequence[str], *, kind: str = "passage") -> np.ndarray:
-        out = np.zeros((len(texts), self.dim), dtype=np.float32)
-        out[:, 0] = 1.0
-        return out
-
-
 def _race(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, first: dict[str, Any],
           second: dict[str, Any]) -> str:
     """Ask as a stranger while another writer stores ``second`` right after the privacy
     check; the answer's JSON. Keyword search only and a stand-in embedder: no model loads."""
-    monkeypatch.setitem(EMBEDDERS._factories, _OneHot.name, _OneHot)
-    config = replace(get_preset("bm25"), embedder=_OneHot.name)
+    config = replace(get_preset("bm25"), embedder="test-hash")
     db = tmp_path / "race.db"
     for name, doc in (("first", first), ("second", second)):
         (tmp_path / f"{name}.jsonl").write_text(json.dumps(doc) + "\n", encoding="utf-8")
@@ -367,27 +352,26 @@ PRIVATE = {"id": "mom-bp", "title": "Check-up", "subject": "mom", "occurred_at":
            "text": "Blood pressure 160 over 100 at the hospital; the doctor said less salt."}
 
 
-def test_record_stored_during_a_question_is_not_shown(tmp_path: Path,
-                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+def test_record_stored_during_a_question_is_not_shown(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, test_embedders: Any) -> None:
     public = {"id": "notice", "title": "Pool", "text": "The pool is closed on Mondays."}
     output = _race(tmp_path, monkeypatch, public, PRIVATE)
     assert "mom-bp" not in output and "160 over 100" not in output
 
 
 def test_document_made_private_during_a_question_is_not_shown(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, test_embedders: Any) -> None:
     public = {"id": "mom-bp", "title": "Note", "text": "The hospital visit is on Wednesday."}
     output = _race(tmp_path, monkeypatch, public, PRIVATE)
     assert "160 over 100" not in output
 
 
 def test_store_changing_during_every_attempt_still_hides_private_records(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, test_embedders: Any) -> None:
     """Each privacy check is followed by a commit that flips the record between public and
     private, so no attempt sees one state and the last one retrieves the private text
     after a check that saw it public: the final visibility check still drops it."""
-    monkeypatch.setitem(EMBEDDERS._factories, _OneHot.name, _OneHot)
-    config = replace(get_preset("bm25"), embedder=_OneHot.name)
+    config = replace(get_preset("bm25"), embedder="test-hash")
     db = tmp_path / "race.db"
     public = {"id": "mom-bp", "title": "Note", "text": "The hospital visit is on Wednesday."}
     (tmp_path / "first.jsonl").write_text(json.dumps(public) + "\n", encoding="utf-8")

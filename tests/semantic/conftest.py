@@ -2,37 +2,27 @@
 
 from __future__ import annotations
 
-import hashlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from chronorag.indexer import ingest_paths
-from chronorag.retrieve.tokenize import tokenize
 from chronorag.store.sqlite import SQLiteStore
+
+from ..conftest import HashEmbedder as _HashEmbedder
 
 CASES = Path(__file__).parents[1] / "cases" / "semantic"
 RETAIL = CASES / "retail.yaml"
 NOW = datetime(2025, 6, 1, tzinfo=UTC)
 
 
-class HashEmbedder:
-    """Deterministic bag-of-words embedder: equal texts have cosine 1, others less."""
+class HashEmbedder(_HashEmbedder):
+    """The shared test embedder, under the name and size the layer tests were written for."""
 
-    name = "use-m3"
-    dim = 256
-
-    def embed(self, texts: Sequence[str], *, kind: str = "passage") -> np.ndarray:
-        out = np.zeros((len(texts), self.dim), dtype=np.float32)
-        for row, text in enumerate(texts):
-            for token in tokenize(text):
-                digest = hashlib.blake2b(token.encode(), digest_size=4).digest()
-                out[row, int.from_bytes(digest, "little") % self.dim] += 1.0
-        norms = np.linalg.norm(out, axis=1, keepdims=True)
-        return out / np.maximum(norms, 1e-12)
+    def __init__(self) -> None:
+        super().__init__("use-m3", dim=256)
 
 
 @pytest.fixture(scope="session")
