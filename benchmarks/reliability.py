@@ -232,6 +232,30 @@ def corpora(work: Path) -> list[tuple[str, int, int, float, str]]:
     return rows
 
 
+def batches(work: Path) -> list[tuple[str, float, float]]:
+    """What committing in batches costs: the same ingest in batches of 64 documents and in
+    one transaction, in this process (the test embedder makes the commit share the largest
+    it can be; with e5 embedding dominates)."""
+    from chronorag.indexer import Batching, ingest_paths
+    from chronorag.store.sqlite import SQLiteStore
+    from conftest import HashEmbedder
+
+    corpus = _corpus(work / "batch-corpus", docs=6000, tag="b")
+    rows = []
+    baseline = 0.0
+    for name, batching in (("one transaction (baseline)", Batching(docs=10**9, chars=10**12)),
+                           ("batches of 64", Batching()), ("batches of 8", Batching(docs=8))):
+        db = work / f"batch-{len(rows)}.db"
+        started = time.perf_counter()
+        with SQLiteStore(db) as store:
+            ingest_paths(store, [corpus], embedders=[HashEmbedder()], now=datetime.now(UTC),
+                         tz=UTC, batching=batching)
+        seconds = time.perf_counter() - started
+        baseline = baseline or seconds
+        rows.append((name, round(seconds, 2), round(seconds / baseline, 2)))
+    return rows
+
+
 def _table(header: list[str], rows: list[tuple[object, ...]] | list[list[object]]) -> str:
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
@@ -240,7 +264,7 @@ def _table(header: list[str], rows: list[tuple[object, ...]] | list[list[object]
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--parts", default="fuzz,kills,concurrent,corpora")
+    parser.add_argument("--parts", default="fuzz,kills,concurrent,corpora,batches")
     parser.add_argument("--texts", type=int, default=5000)
     parser.add_argument("--kills", type=int, default=40)
     parser.add_argument("--seed", type=int, default=20261130)
@@ -260,6 +284,9 @@ def main() -> None:
             print("\nProcesses sharing one store\n")
             print(_table(["what", "succeeded", "failed", "while the ingest ran"],
                          concurrent(work)))
+        if "batches" in parts:
+            print("\nCommit cost (6,000 documents, test embedder)\n")
+            print(_table(["ingest", "seconds", "ratio"], batches(work)))
         if "corpora" in parts:
             print("\nUnseen corpora (test embedder)\n")
             print(_table(["corpus", "documents", "chunks", "seconds", "outcome"],
