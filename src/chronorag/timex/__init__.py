@@ -41,12 +41,18 @@ def parse(text: str, *, now: datetime, tz: tzinfo = UTC) -> list[TimeExpression]
 def parse_one(expression: str, *, now: datetime, tz: tzinfo = UTC) -> TimeExpression:
     """Read all of ``expression`` as one time, e.g. "last Tuesday", "before 1981", "上周二".
 
-    Raises ``TimeParseError`` when the input is not exactly one time expression.
+    Raises ``TimeParseError`` when the input is not exactly one time expression, or names a
+    time the calendar cannot hold ("500 BC", "9999-12", "31 Feb 2023").
     """
     lo = len(expression) - len(expression.lstrip())
     text = expression.strip().rstrip(_TRAILING_CHARS)
     hi = lo + len(text)
-    found = [f for f in find(text, context(now, tz)) if f.interval is not None]
+    every = find(text, context(now, tz))
+    unheld = [f for f in every if f.skipped]
+    if unheld:
+        raise TimeParseError(f"{text[unheld[0].start:unheld[0].end]!r} is an impossible date "
+                             f"or outside the calendar (AD 1 to 9999): {unheld[0].reason}")
+    found = [f for f in every if f.interval is not None]
     if not found:
         raise TimeParseError(f"could not read {expression.strip()!r} as a time; "
                              f"try forms like {_EXAMPLES}")

@@ -2,13 +2,18 @@
 
 All helpers work on calendar ``date`` values in the caller's time zone and turn them into
 timezone-aware half-open intervals at the very end, so DST never shifts a day boundary.
+
+The calendar holds 0001-01-01 to 9999-12-31 (Python's ``date``), and an interval must also
+hold in UTC, where the store keeps it. A year-9999 interval cannot be held: its exclusive
+end would be 10000-01-01. Helpers raise ``ValueError`` / ``OverflowError`` for a time the
+calendar cannot hold or an impossible date (31 Feb); the scanner turns that into a skip.
 """
 
 from __future__ import annotations
 
 import calendar as _cal
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta, tzinfo
+from datetime import UTC, date, datetime, timedelta, tzinfo
 
 from chronorag.model import Granularity, Interval
 
@@ -17,6 +22,26 @@ G = Granularity
 # Meteorological seasons (Northern hemisphere): spring = Mar-May, summer = Jun-Aug,
 # autumn = Sep-Nov, winter = Dec of the named year to Feb of the next.
 SEASON_START_MONTH = {"spring": 3, "summer": 6, "autumn": 9, "winter": 12}
+
+
+class Unheld(ValueError):
+    """A time that is recognised but that the calendar cannot hold (500 BC, year 10000)."""
+
+
+def held(interval: Interval) -> Interval:
+    """``interval`` itself when the calendar can hold it in UTC too, else ``Unheld``.
+
+    ``Interval`` already insists on aware ends and ``start < end``; this adds that both ends
+    exist in UTC, where the store keeps them: a local 0001-01-01 east of Greenwich is still
+    year 0 in UTC. A UTC offset is under a day, so only years 1 and 9999 need the check.
+    """
+    for value in (interval.start, interval.end):
+        if value is not None and (value.year == 1 or value.year == 9999):
+            try:
+                value.astimezone(UTC)
+            except OverflowError:
+                raise Unheld(f"{value.isoformat()} is outside the calendar in UTC") from None
+    return interval
 
 
 @dataclass(frozen=True)
@@ -116,12 +141,23 @@ def decade(first_year: int, tz: tzinfo, part: str | None = None) -> Interval:
 
 
 def century(number: int, tz: tzinfo, part: str | None = None) -> Interval:
-    """The n-th century as years (n-1)00..(n-1)99 (popular usage, not the strict 01..00)."""
-    first = (number - 1) * 100
+    """The n-th century AD as years (n-1)00..(n-1)99 (popular usage, not the strict 01..00);
+    a part is early 0-32, mid 33-65, late 66-99."""
     if part is None:
-        return years(first, first + 99, tz, G.CENTURY)
+        return century_years(number, 0, 99, tz, G.CENTURY)
     lo, hi = {"early": (0, 32), "mid": (33, 65), "late": (66, 99)}[part]
-    return years(first + lo, first + hi, tz, G.DECADE)
+    return century_years(number, lo, hi, tz, G.DECADE)
+
+
+def century_years(number: int, lo: int, hi: int, tz: tzinfo,
+                  granularity: Granularity) -> Interval:
+    """Years ``lo``..``hi`` (0-99, inclusive) of the n-th century AD."""
+    if number < 1:
+        raise Unheld(f"there is no century {number} AD")
+    base = (number - 1) * 100
+    # Popular usage would start the 1st century in year 0, which does not exist (1 BC is
+    # followed by AD 1), so the 1st century is read as years 1..99: [0001-01-01, 0100-01-01).
+    return years(max(base + lo, 1), base + hi, tz, granularity)
 
 
 def unit_interval(d: date, unit: str, tz: tzinfo) -> Interval:

@@ -12,6 +12,10 @@ Conventions (documented here because they are choices):
 * "the last/past N days" is the N calendar days ending today: ``[tomorrow - N, tomorrow)``.
 * A bare four-digit number is a year only in a date context (after "in", "since",
   "from", "born", "the ... <noun>", in parentheses, ...), never "1,000" or "model 2048".
+* A year with an era ("AD 800", "800 AD", "800 CE", "AD 69-81") may have any number of
+  digits. A time with "BC" / "BCE" / "B.C." / "B.C.E." ("500 BC", "the 1st century BC",
+  "221 BC to 206 BC") is recognised and skipped: the calendar starts at AD 1. Era words
+  are upper case only, since "ad", "ce" and "bc" (because) are ordinary lower-case words.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from chronorag.model import Granularity
 from chronorag.timex import calendar as cal
 from chronorag.timex.calendar import Context
 from chronorag.timex.numerals import EN_NUMBER, en_number
-from chronorag.timex.rules import Clock, Registry, Result, valid
+from chronorag.timex.rules import AD, BC, Clock, Registry, Result
 
 REGISTRY = Registry()
 rule = REGISTRY.rule
@@ -65,23 +69,60 @@ def month_number(name: str) -> int:
 
 
 def _date(y: str, m: int, d: str, ctx: Context) -> Result:
-    return valid(lambda: cal.day(date(int(y), m, int(d)), ctx.tz))
+    return cal.day(date(int(y), m, int(d)), ctx.tz)
+
+
+# ---------------------------------------------------------------- eras
+_BC = r"\s*" + BC
+# One side of a BC time: "the 1st century", "early 3rd century", "1,000", "221". Atomic, so
+# the many numbers without a BC marker fail at once instead of backtracking digit by digit.
+_BC_SIDE = (r"(?>(?:the\s+)?(?:(?:early|mid|middle|late)[\s-]+)?\d++(?:st|nd|rd|th)[\s-]+"
+            r"(?:century|millennium)|(?<![\d.,])(?:\d{1,3}(?:,\d{3})++|\d++))")
+_ERA_SEP = r"\s*(?:-|–|—|to|until|till|through)\s*"
+_AD_BEFORE = r"(?<![^\W\d_])(?-i:AD|A\.D\.)\s*"
+
+
+@rule(r"(?:(?:from|between)\s+)?" + _BC_SIDE + r"(?:" + _BC + r")?(?:(?:" + _ERA_SEP
+      + r"|\s+and\s+)" + _BC_SIDE + r")?" + _BC, era=True)
+def before_christ(m: re.Match[str], ctx: Context) -> Result:
+    raise cal.Unheld("a BC time: the calendar starts at AD 1")
+
+
+@rule(r"(?:(?:from|between)\s+)?(?:" + _AD_BEFORE + r"(?P<y1>\d++)" + _ERA_SEP + r"(?:"
+      + _AD_BEFORE + r")?(?P<y2>\d++)|" + _NUMGUARD_BEFORE + r"(?P<y3>\d++)(?:\s*" + AD + r")?"
+      + _ERA_SEP + r"(?P<y4>\d++)\s*" + AD + ")", kind="range", era=True)
+def anno_domini_range(m: re.Match[str], ctx: Context) -> Result:
+    first, tail = int(m["y1"] or m["y3"]), m["y2"] or m["y4"]
+    last = int(tail)
+    if last < first and len(tail) < len(str(first)):  # "AD 1990-91", "AD 1066-87"
+        last += first // 10 ** len(tail) * 10 ** len(tail)
+    if not first < last:
+        return None  # not a range: "AD 1990" alone is read by the next rule
+    return cal.years(first, last, ctx.tz)
+
+
+@rule(_AD_BEFORE + r"(?P<y>\d++)|" + _NUMGUARD_BEFORE + r"(?P<y2>\d++)\s*" + AD, era=True)
+def anno_domini(m: re.Match[str], ctx: Context) -> Result:
+    year = int(m["y"] or m["y2"])
+    return cal.years(year, year, ctx.tz)
 
 
 # ---------------------------------------------------------------- numeric dates
-@rule(r"(?<![\d.])(?P<y>\d{4})-(?P<m>\d{1,2})-(?P<d>\d{1,2})"
+# Years of five digits and more are matched too, so "10000-12-31 23:59" is skipped whole
+# rather than leaving "23:59" to be read as today.
+@rule(r"(?<![\d.])(?P<y>\d{4,})-(?P<m>\d{1,2})-(?P<d>\d{1,2})"
       r"[T ](?P<H>[01]?\d|2[0-3]):(?P<M>[0-5]\d)(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d\d:?\d\d)?(?!\d)")
 def iso_datetime(m: re.Match[str], ctx: Context) -> Result:
     d = date(int(m["y"]), int(m["m"]), int(m["d"]))
-    return valid(lambda: cal.time_of_day(d, int(m["H"]), int(m["M"]), ctx.tz))
+    return cal.time_of_day(d, int(m["H"]), int(m["M"]), ctx.tz)
 
 
-@rule(r"(?<![\d.])(?P<y>\d{4})[-/.](?P<m>\d{1,2})[-/.](?P<d>\d{1,2})(?![\d])")
+@rule(r"(?<![\d.])(?P<y>\d{4,})[-/.](?P<m>\d{1,2})[-/.](?P<d>\d{1,2})(?![\d])")
 def numeric_date(m: re.Match[str], ctx: Context) -> Result:
     return _date(m["y"], int(m["m"]), m["d"], ctx)
 
 
-@rule(r"(?<![\d.])(?P<y>\d{4})-(?P<m>0[1-9]|1[0-2])(?![\d-])")
+@rule(r"(?<![\d.])(?P<y>\d{4,})-(?P<m>0[1-9]|1[0-2])(?![\d-])")
 def iso_month(m: re.Match[str], ctx: Context) -> Result:
     return cal.month(int(m["y"]), int(m["m"]), ctx.tz)
 
@@ -168,7 +209,8 @@ def decade(m: re.Match[str], ctx: Context) -> Result:
     return cal.decade(first, ctx.tz)
 
 
-@rule(r"(?:the\s+)?(?:" + _PART + r"[\s-]+)?(?P<c>1\d|2[01]|[1-9])(?:st|nd|rd|th)[\s-]+century\b")
+@rule(r"(?:the\s+)?(?:" + _PART + r"[\s-]+)?(?<!\d)(?P<c>1\d|2[01]|[1-9])(?:st|nd|rd|th)[\s-]+"
+      r"century\b")
 def century(m: re.Match[str], ctx: Context) -> Result:
     part = _PARTS[m["p"].lower()] if m["p"] else None
     return cal.century(int(m["c"]), ctx.tz, part)

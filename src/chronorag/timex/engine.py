@@ -1,14 +1,22 @@
 """The scanner: one compiled alternation of every rule, then merging passes.
 
 Scanning is leftmost-first: at each position the first rule (in registry order) that
-matches wins; if its handler rejects the match (an impossible date, a too-wide year range),
-the following rules are tried at the same position. Afterwards, adjacent expressions are
-merged: a time of day joins its day ("yesterday at 3pm", "昨天下午3点") and two expressions
-joined by "to", "–", "and" (after "between"), 到, 至 become one range.
+matches wins; if its handler says the rule does not apply here (a too-wide year range), the
+following rules are tried at the same position. If the handler finds an impossible date or
+one the calendar cannot hold (31 Feb, 500 BC, 9999-12; see ``rules``), the whole match is
+*skipped*: kept as a ``Found`` without an interval, with the reason logged, and scanning
+resumes after it, so no substring is re-read as a wrong date ("9999年" is not the year 999).
+This module is the one place that guard lives; rules never catch calendar errors.
+
+Afterwards, adjacent expressions are merged: a time of day joins its day ("yesterday at
+3pm", "昨天下午3点") and two expressions joined by "to", "–", "and" (after "between"), 到,
+至 become one range. A skipped expression takes its time of day or range down with it
+("31 Feb 2023 at 10:00", "221 BC to 206 BC").
 """
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -16,15 +24,28 @@ from dataclasses import dataclass, replace
 from chronorag.model import Granularity, Interval
 from chronorag.timex import calendar as cal
 from chronorag.timex.calendar import Context
-from chronorag.timex.rules import FLAGS, Clock, Rule
+from chronorag.timex.rules import AD, BC, FLAGS, Clock, Rule
 
+log = logging.getLogger(__name__)
+
+# A word matched only through Unicode case folding (ſ for s, ı for i) is missing from the
+# rule's lookup table: a LookupError then means the same as an impossible date.
+_CALENDAR_ERRORS = (ValueError, OverflowError, LookupError)
+# An era marker after a time. BC marks a time before the calendar ("Dec 500 BC", "the 5th
+# century BC"); AD / CE only confirm the era and join the span ("the 1st century AD").
+_ERA_AFTER = re.compile(rf"\s*(?:(?P<bc>{BC})|{AD})")
 _NAMED_GROUP = re.compile(r"\(\?P<\w+>")
 _PLAIN_GROUP = re.compile(r"(?<!\\)\((?!\?)")
 
 
 @dataclass(frozen=True)
 class Found:
-    """An expression found by the scanner; ``interval`` is None for a lone time of day."""
+    """An expression found by the scanner.
+
+    ``interval`` is None for a lone time of day (``clock`` is set) and for a skipped
+    expression (``reason`` is set): a time the calendar cannot hold, kept so that its span
+    blocks re-reading and merging but never read as a time.
+    """
 
     start: int
     end: int
@@ -32,6 +53,17 @@ class Found:
     relative: bool
     kind: str
     clock: Clock | None = None
+    reason: str | None = None
+
+    @property
+    def skipped(self) -> bool:
+        return self.reason is not None
+
+
+def skipped(text: str, start: int, end: int, reason: str, relative: bool = False) -> Found:
+    """``text[start:end]`` recognised as a time but skipped, with the reason logged."""
+    log.debug("skipped time expression %r: %s", text[start:end], reason)
+    return Found(start, end, None, relative, "skipped", reason=reason)
 
 
 def _anonymous(pattern: str) -> str:
@@ -49,11 +81,14 @@ class Scanner:
     """
 
     def __init__(self, rules: Sequence[Rule], *, starters: re.Pattern[str] | None = None,
-                 digits: re.Pattern[str] | None = None, reach: int = 45) -> None:
+                 digits: re.Pattern[str] | None = None, reach: int = 45,
+                 eras: bool = True) -> None:
         self.rules = tuple(rules)
         combined = "|".join(f"({_anonymous(r.pattern)})" for r in self.rules)
         self.regex = re.compile(combined, FLAGS)
         self.starters, self.digits, self.reach = starters, digits, reach
+        # Without ``eras`` the caller vouches the text has no era marker (rules.ERA_MARK).
+        self.eras = eras
 
     def scan(self, text: str, ctx: Context) -> list[Found]:
         """Raw expressions of ``text`` in order, before merging."""
@@ -103,13 +138,28 @@ class Scanner:
             m = rule.regex.match(text, pos)
             if m is None or m.end() == pos:
                 continue
-            result = rule.handler(m, ctx)
-            if result is None:
-                continue
-            if isinstance(result, Clock):
-                return Found(pos, m.end(), None, rule.relative, "time", result)
-            return Found(pos, m.end(), result, rule.relative, rule.kind)
+            try:
+                result = rule.handler(m, ctx)
+                if result is None:
+                    continue  # the rule does not apply here: try the next one
+                return _found(text, m, rule, result, self.eras)
+            except _CALENDAR_ERRORS as exc:
+                era = _ERA_AFTER.match(text, m.end()) if self.eras else None
+                end = m.end() if era is None else era.end()  # "31 Feb 500 BC" as a whole
+                return skipped(text, pos, end, f"{rule.name}: {exc}", rule.relative)
         return None
+
+
+def _found(text: str, m: re.Match[str], rule: Rule, result: Interval | Clock,
+           eras: bool) -> Found:
+    """The reading of a match; raises ``Unheld`` for a BC time or one outside the calendar."""
+    if isinstance(result, Clock):
+        return Found(m.start(), m.end(), None, rule.relative, "time", result)
+    era = _ERA_AFTER.match(text, m.end()) if eras else None
+    if era is not None and era["bc"]:
+        raise cal.Unheld(f"{era['bc']}: the calendar starts at AD 1")
+    end = m.end() if era is None else era.end()
+    return Found(m.start(), end, cal.held(result), rule.relative, rule.kind)
 
 
 # ---------------------------------------------------------------- merging passes
@@ -122,52 +172,62 @@ _SUFFIX_BETWEEN = re.compile(r"\s*(?:之间|期间|间)")
 _AND_WORDS = ("and", "和", "与", "或")
 
 
-def _on_day(day: Found, clock: Clock, ctx: Context) -> Interval | None:
-    interval = day.interval
-    if interval is None or interval.granularity != Granularity.DAY or interval.start is None:
-        return None
-    return cal.time_of_day(interval.start.date(), clock.hour, clock.minute, ctx.tz)
-
-
 def attach_times(text: str, found: list[Found], ctx: Context) -> list[Found]:
     """Join each time of day to an adjacent day; a lone time means today (if ``now``)."""
+    if all(f.clock is None for f in found):
+        return found  # the common case at ingest: nothing to join
     out: list[Found] = []
     i = 0
     while i < len(found):
         cur = found[i]
-        if cur.clock is None:
-            nxt = found[i + 1] if i + 1 < len(found) else None
-            if nxt is not None and nxt.clock is not None and _TIME_AFTER_DAY.fullmatch(
-                    text, cur.end, nxt.start):
-                joined = _on_day(cur, nxt.clock, ctx)
-                if joined is not None:
-                    out.append(Found(cur.start, nxt.end, joined, cur.relative, "point"))
-                    i += 2
-                    continue
-            out.append(cur)
-            i += 1
+        joined = _join(text, cur, found[i + 1], ctx) if i + 1 < len(found) else None
+        if joined is not None:
+            out.append(joined)
+            i += 2
             continue
-        nxt = found[i + 1] if i + 1 < len(found) else None
-        if nxt is not None and _DAY_AFTER_TIME.fullmatch(text, cur.end, nxt.start):
-            joined = _on_day(nxt, cur.clock, ctx)
-            if joined is not None:
-                out.append(Found(cur.start, nxt.end, joined, nxt.relative, "point"))
-                i += 2
-                continue
-        if ctx.now is not None:
-            interval = cal.time_of_day(ctx.today, cur.clock.hour, cur.clock.minute, ctx.tz)
-            out.append(Found(cur.start, cur.end, interval, True, "point"))
+        if cur.clock is None:
+            out.append(cur)
+        elif ctx.now is not None:
+            out.append(_today_at(text, cur, cur.clock, ctx))
         i += 1
     return out
 
 
+def _join(text: str, a: Found, b: Found, ctx: Context) -> Found | None:
+    """``a`` and ``b`` as one time when one is a day and the other its time of day."""
+    if a.clock is None and b.clock is not None and _TIME_AFTER_DAY.fullmatch(
+            text, a.end, b.start):
+        day, clock = a, b.clock
+    elif a.clock is not None and b.clock is None and _DAY_AFTER_TIME.fullmatch(
+            text, a.end, b.start):
+        day, clock = b, a.clock
+    else:
+        return None
+    if day.skipped:  # "31 Feb 2023 at 10:00": not 10:00 today
+        return skipped(text, a.start, b.end, f"time of day on a skipped day: {day.reason}")
+    interval = day.interval
+    if interval is None or interval.granularity != Granularity.DAY or interval.start is None:
+        return None
+    try:
+        joined = cal.held(cal.time_of_day(interval.start.date(), clock.hour, clock.minute,
+                                          ctx.tz))
+    except _CALENDAR_ERRORS as exc:
+        return skipped(text, a.start, b.end, f"time of day: {exc}", day.relative)
+    return Found(a.start, b.end, joined, day.relative, "point")
+
+
+def _today_at(text: str, f: Found, clock: Clock, ctx: Context) -> Found:
+    """A lone time of day, read on the day of ``now`` (its hour may end past 9999-12-31)."""
+    try:
+        interval = cal.held(cal.time_of_day(ctx.today, clock.hour, clock.minute, ctx.tz))
+    except _CALENDAR_ERRORS as exc:
+        return skipped(text, f.start, f.end, f"time of day today: {exc}", True)
+    return Found(f.start, f.end, interval, True, "point")
+
+
 def _range(text: str, a: Found, b: Found) -> Found | None:
     gap = _CONNECTOR.fullmatch(text, a.end, b.start)
-    if gap is None or a.interval is None or b.interval is None or a.kind == "range":
-        return None
-    if a.interval.start is None or b.interval.end is None:
-        return None
-    if not a.interval.start < b.interval.end:
+    if gap is None or a.kind == "range":
         return None
     prefix = _PREFIX_BETWEEN.search(text, max(0, a.start - 10), a.start)
     if gap.group(0).strip().lower() in _AND_WORDS and (prefix is None or "from" in
@@ -176,6 +236,14 @@ def _range(text: str, a: Found, b: Found) -> Found | None:
     start = prefix.start() if prefix is not None else a.start
     suffix = _SUFFIX_BETWEEN.match(text, b.end)
     end = suffix.end() if suffix is not None else b.end
+    if a.skipped or b.skipped:  # "500 BC to 2000" is no range the calendar can hold
+        return skipped(text, start, end, f"range with a skipped end: {a.reason or b.reason}")
+    if a.interval is None or b.interval is None:
+        return None
+    if a.interval.start is None or b.interval.end is None:
+        return None
+    if not a.interval.start < b.interval.end:
+        return None
     interval = Interval(a.interval.start, b.interval.end, a.interval.granularity)
     return Found(start, end, interval, a.relative or b.relative, "range")
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import re
 from datetime import UTC, datetime, tzinfo
 
@@ -9,8 +10,9 @@ from chronorag.timex import en, zh
 from chronorag.timex.calendar import Context
 from chronorag.timex.engine import Found, Scanner, attach_times, extend_range_words, merge_ranges
 from chronorag.timex.numerals import CN_NUM_CHARS
-from chronorag.timex.rules import FLAGS
+from chronorag.timex.rules import ERA_MARK, FLAGS
 
+log = logging.getLogger(__name__)
 _ALL = [*en.REGISTRY.rules, *zh.REGISTRY.rules]
 _NUMERALS = rf"[0-9{CN_NUM_CHARS}]"
 # Every place an absolute expression can begin (see Scanner): a number, or a word that
@@ -21,33 +23,50 @@ _STARTERS = (
     r"|spring|summer|autumn|fall|winter|first|second|third|fourth|1st|2nd|3rd|4th|at"
     r"|noon|midday|midnight)|[从自在上下]"
 )
-_scanners: dict[bool, Scanner] = {}
+# Era rules begin with these too ("AD 800", "公元前221年", "前221年").
+_ERA_STARTERS = r"|(?:\b|(?<=\d))(?:ad\b|a\.d\.)|公元|前(?=\d)"
+_scanners: dict[tuple[bool, bool], Scanner] = {}
 
 
-def scanner(*, absolute_only: bool) -> Scanner:
-    """The (lazily compiled, then cached) scanner; compiling at import would be a side effect."""
-    cached = _scanners.get(absolute_only)
+def scanner(*, absolute_only: bool, eras: bool) -> Scanner:
+    """The (lazily compiled, then cached) scanner; compiling at import would be a side effect.
+
+    Without ``eras`` the era rules are left out: most texts name no era, and those rules
+    would otherwise be tried at every number.
+    """
+    key = (absolute_only, eras)
+    cached = _scanners.get(key)
     if cached is None:
-        rules = [r for r in _ALL if not (absolute_only and r.relative)]
+        rules = [r for r in _ALL if not (absolute_only and r.relative) and (eras or not r.era)]
         if absolute_only:
-            cached = Scanner(rules, starters=re.compile(_STARTERS, FLAGS),
-                             digits=re.compile(_NUMERALS + "+"))
+            starters = _STARTERS + (_ERA_STARTERS if eras else "")
+            cached = Scanner(rules, starters=re.compile(starters, FLAGS),
+                             digits=re.compile(_NUMERALS + "+"), eras=eras)
         else:
-            cached = Scanner(rules)
-        _scanners[absolute_only] = cached
+            cached = Scanner(rules, eras=eras)
+        _scanners[key] = cached
     return cached
 
 
 def context(now: datetime | None, tz: tzinfo = UTC) -> Context:
     """A resolution context; a naive ``now`` is read in ``tz``, an aware one converted."""
-    if now is not None:
-        now = now.replace(tzinfo=tz) if now.tzinfo is None else now.astimezone(tz)
-    return Context(now, tz)
+    if now is None:
+        return Context(None, tz)
+    if now.tzinfo is None:
+        return Context(now.replace(tzinfo=tz), tz)
+    try:
+        return Context(now.astimezone(tz), tz)
+    except OverflowError:
+        # On the calendar's first or last day the local date in ``tz`` may not exist
+        # (0001-01-01 UTC is year 0 west of Greenwich): keep ``now`` in its own zone.
+        log.debug("now %s has no date in %s; reading it in its own zone", now, tz)
+        return Context(now, tz)
 
 
 def find(text: str, ctx: Context) -> list[Found]:
     """Every expression in ``text``: scan, attach times of day, merge ranges."""
-    found = scanner(absolute_only=ctx.now is None).scan(text, ctx)
+    eras = ERA_MARK.search(text) is not None
+    found = scanner(absolute_only=ctx.now is None, eras=eras).scan(text, ctx)
     if not found:
         return found
     found = attach_times(text, found, ctx)

@@ -2,6 +2,13 @@
 
 Each language module registers its recognizers in priority order (most specific first).
 The scanner compiles all of them into one alternation so a text is scanned in one pass.
+
+A handler answers in one of three ways. An interval (or a ``Clock``) is a reading. ``None``
+means "this rule does not apply here" (a too-wide year range, "Dec to Jan"): the scanner
+tries the next rule at the same place. Raising ``ValueError`` or ``OverflowError`` (from
+``datetime`` or ``calendar.Unheld``) means "this is a time, but an impossible one or one the
+calendar cannot hold" (31 Feb, 500 BC, 9999-12): the scanner skips the whole match, so no
+part of it is re-read as a different, wrong time. Handlers never catch these themselves.
 """
 
 from __future__ import annotations
@@ -14,6 +21,14 @@ from chronorag.model import Interval
 from chronorag.timex.calendar import Context
 
 FLAGS = re.IGNORECASE
+# Era markers, upper case only: "ad", "ce" and "bc" (because) are ordinary lower-case words.
+# The final dot is optional because ``parse_one`` strips a trailing full stop ("500 B.C.").
+BC = r"(?-i:BCE?|B\.C\.E\.?|B\.C\.?)(?![^\W\d_])"
+AD = r"(?-i:AD|A\.D\.?|CE|C\.E\.?)(?![^\W\d_])"
+#: Somewhere in a text that may hold an era: every ``era`` rule and every BC / AD / CE
+#: after a time needs one of these, so a text without any skips that work. Loose on
+#: purpose ("ADVANCED" passes): a plain alternation is searched many times faster.
+ERA_MARK = re.compile(r"B\.?C|A\.?D|C\.?E|公元|前\d")
 
 
 @dataclass(frozen=True)
@@ -30,13 +45,16 @@ Handler = Callable[[re.Match[str], Context], Result]
 
 @dataclass(frozen=True)
 class Rule:
-    """One recognizer. ``relative`` rules need ``now``; ``kind`` is point, range or time."""
+    """One recognizer. ``relative`` rules need ``now``; ``kind`` is point, range or time;
+    ``era`` rules only match next to an era marker (BC, AD, CE, 公元, 前), so a scanner
+    leaves them out for a text without one."""
 
     name: str
     pattern: str
     handler: Handler
     relative: bool = False
     kind: str = "point"
+    era: bool = False
     regex: re.Pattern[str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -49,17 +67,9 @@ class Registry:
     def __init__(self) -> None:
         self.rules: list[Rule] = []
 
-    def rule(self, pattern: str, *, relative: bool = False,
-             kind: str = "point") -> Callable[[Handler], Handler]:
+    def rule(self, pattern: str, *, relative: bool = False, kind: str = "point",
+             era: bool = False) -> Callable[[Handler], Handler]:
         def register(handler: Handler) -> Handler:
-            self.rules.append(Rule(handler.__name__, pattern, handler, relative, kind))
+            self.rules.append(Rule(handler.__name__, pattern, handler, relative, kind, era))
             return handler
         return register
-
-
-def valid(build: Callable[[], Result]) -> Result:
-    """Run ``build``; an impossible date (31 Feb, month 13) means no match."""
-    try:
-        return build()
-    except (ValueError, KeyError, OverflowError):
-        return None

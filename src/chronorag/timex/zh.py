@@ -9,6 +9,10 @@ Conventions:
 * 最近N天 / 近三个月 / 过去N年 is the window of N units ending today, inclusive.
 * 年初 / 年中 / 年底(年末) are the first / middle / last third of the year (Jan-Apr,
   May-Aug, Sep-Dec), as for English early / mid / late.
+* 公元 before a year makes it a year of any length ("公元800年", "公元1949年"); a bare year
+  needs four digits. 公元前 (and a bare 前 before a three- or four-digit year: "前221年",
+  "前221—前206年") marks a BC time, recognised and skipped: the calendar starts at AD 1.
+  "前3年" / "前100年里" stay the previous / first N years.
 """
 
 from __future__ import annotations
@@ -20,13 +24,15 @@ from chronorag.model import Granularity
 from chronorag.timex import calendar as cal
 from chronorag.timex.calendar import Context
 from chronorag.timex.numerals import CN_NUM_CHARS, cn_digits, cn_number
-from chronorag.timex.rules import Clock, Registry, Result, valid
+from chronorag.timex.rules import Clock, Registry, Result
 
 REGISTRY = Registry()
 rule = REGISTRY.rule
 
-N = rf"(?:\d{{1,4}}|[{CN_NUM_CHARS}]{{1,4}})"
-Y4 = r"(?:(?<!\d)\d{4}|[〇零○一二三四五六七八九]{4})"
+# Never the tail of a longer number: "12345天前" is not "2345天前" or "5天前".
+N = rf"(?:(?<!\d)\d{{1,4}}|(?<![{CN_NUM_CHARS}])[{CN_NUM_CHARS}]{{1,4}})"
+Y4 = (rf"(?:公元\s*(?:\d+|[{CN_NUM_CHARS}]{{1,6}})|(?<!\d)\d{{4}}"
+      r"|[〇零○一二三四五六七八九]{4})")
 _SEASONS = {"春": "spring", "夏": "summer", "秋": "autumn", "冬": "winter"}
 _PARTS = {"初": "early", "中": "mid", "底": "late", "末": "late"}
 _WEEKDAY = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6,
@@ -35,19 +41,36 @@ _WEEK_OFFSET = {"上上": -2, "上": -1, "这": 0, "本": 0, "下": 1, "下下":
 
 
 def _year(text: str) -> int:
-    return cn_digits(text)
+    """A year of ``Y4``: "2019", "二〇一九", "公元800", "公元八百"."""
+    digits = text.removeprefix("公元").strip()
+    if any(unit in digits for unit in "十百千"):
+        return cn_number(digits)
+    return cn_digits(digits)
+
+
+# ---------------------------------------------------------------- eras
+_BC_TIME = (rf"(?:\d+|[{CN_NUM_CHARS}]+)\s*(?:年|世纪(?:[初中末]期?|中叶|[上下]半叶)?)?")
+# 公元前 always marks BC; a bare 前 only before a year of three or four digits, and not
+# before 内 / 里 / 以来 / 间 / 中 ("前100年里" is the first hundred years).
+_BC_START = (r"(?:公元前|(?<![之以提年天月日周])前(?=\d{3,4}\s*(?:年(?!内|里|以来|来|间|中)"
+             r"|[-–—~～到至]\s*(?:公元)?前?\d{1,4}\s*年)))")
+
+
+@rule(rf"{_BC_START}\s*{_BC_TIME}(?:\s*{N}\s*月(?:\s*{N}\s*[日号])?)?"
+      rf"(?:\s*(?:到|至|-|–|—|~|～)\s*(?:公元)?前?\s*{_BC_TIME})?", era=True)
+def before_christ(m: re.Match[str], ctx: Context) -> Result:
+    raise cal.Unheld("a BC time (公元前): the calendar starts at AD 1")
 
 
 # ---------------------------------------------------------------- absolute
 @rule(rf"(?P<y>{Y4})\s*年\s*(?P<m>{N})\s*月\s*(?P<d>{N})\s*[日号]")
 def full_date(m: re.Match[str], ctx: Context) -> Result:
-    return valid(lambda: cal.day(
-        date(_year(m["y"]), cn_number(m["m"]), cn_number(m["d"])), ctx.tz))
+    return cal.day(date(_year(m["y"]), cn_number(m["m"]), cn_number(m["d"])), ctx.tz)
 
 
 @rule(rf"(?P<y>{Y4})\s*年\s*(?P<m>{N})\s*月份?(?![{CN_NUM_CHARS}\d])")
 def year_month(m: re.Match[str], ctx: Context) -> Result:
-    return valid(lambda: cal.month(_year(m["y"]), cn_number(m["m"]), ctx.tz))
+    return cal.month(_year(m["y"]), cn_number(m["m"]), ctx.tz)
 
 
 @rule(rf"(?P<y>{Y4})\s*年\s*(?:第?(?P<q>[1-4一二三四])季度|Q(?P<q2>[1-4]))")
@@ -71,7 +94,7 @@ def year_part(m: re.Match[str], ctx: Context) -> Result:
     return cal.year_part(_year(m["y"]), _PARTS[m["p"]], ctx.tz)
 
 
-_CENTURY = r"(?P<c>\d{1,2}|[一二]?十[一二]?|[一二三四五六七八九])"
+_CENTURY = r"(?:公元\s*)?(?<!\d)(?P<c>\d{1,2}|[一二]?十[一二]?|[一二三四五六七八九])"
 _DECADE = r"(?P<d>[1-9]0|[一二三四五六七八九]十|00|零零)"
 
 
@@ -93,8 +116,8 @@ def decade(m: re.Match[str], ctx: Context) -> Result:
 def century(m: re.Match[str], ctx: Context) -> Result:
     part = {"初": "early", "中叶": "mid", "中期": "mid", "末": "late"}.get(m["p"] or "")
     if m["p"] in ("上半叶", "下半叶"):
-        first = (cn_number(m["c"]) - 1) * 100 + (50 if m["p"] == "下半叶" else 0)
-        return cal.years(first, first + 49, ctx.tz, Granularity.DECADE)
+        lo = 50 if m["p"] == "下半叶" else 0
+        return cal.century_years(cn_number(m["c"]), lo, lo + 49, ctx.tz, Granularity.DECADE)
     return cal.century(cn_number(m["c"]), ctx.tz, part)
 
 
@@ -113,8 +136,7 @@ def year(m: re.Match[str], ctx: Context) -> Result:
 # ---------------------------------------------------------------- relative (need now)
 @rule(rf"(?<![年\d{CN_NUM_CHARS}])(?P<m>{N})\s*月\s*(?P<d>{N})\s*[日号]", relative=True)
 def month_day(m: re.Match[str], ctx: Context) -> Result:
-    return valid(lambda: cal.day(
-        date(ctx.today.year, cn_number(m["m"]), cn_number(m["d"])), ctx.tz))
+    return cal.day(date(ctx.today.year, cn_number(m["m"]), cn_number(m["d"])), ctx.tz)
 
 
 _DAY_WORDS = {"大前天": -3, "前天": -2, "昨天": -1, "昨日": -1, "今天": 0, "今日": 0,
