@@ -14,7 +14,11 @@ from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
+import numpy as np
+
+from chronorag.errors import StoreError
 from chronorag.model import Chunk, Document, Granularity, Interval, Mention, Sentence, Status
+from chronorag.store.base import PreparedDocument
 from chronorag.store.migrations import INTERVAL_FIELDS
 
 NO_GRANULARITY = ""
@@ -168,3 +172,34 @@ def build_chunks(
         Chunk(cid, doc_id, idx, start, end, text, tuple(by_chunk.get(cid, ())))
         for cid, doc_id, idx, start, end, text in chunk_rows
     ]
+
+
+def validate_batch(batch: Sequence[PreparedDocument]) -> None:
+    """Reject a malformed batch before touching the database."""
+    seen: set[str] = set()
+    for prepared in batch:
+        doc = prepared.document
+        if doc.id in seen:
+            raise StoreError(f"document {doc.id!r} appears twice in one batch; "
+                             "deduplicate the batch and retry")
+        seen.add(doc.id)
+        if not prepared.content_hash:
+            raise StoreError(f"document {doc.id!r} has an empty content_hash; "
+                             "set it from Document.content_hash()")
+        for chunk in prepared.chunks:
+            bad = chunk.doc_id != doc.id or any(s.doc_id != doc.id for s in chunk.sentences)
+            if bad:
+                raise StoreError(f"chunk {chunk.id!r} or one of its sentences does not "
+                                 f"belong to document {doc.id!r}; fix the chunker output")
+        for name, matrix in prepared.vectors.items():
+            _check_matrix(doc.id, name, matrix, len(prepared.chunks))
+
+
+def _check_matrix(doc_id: str, name: str, matrix: Any, rows: int) -> None:
+    arr = np.asarray(matrix)
+    if arr.ndim != 2 or arr.shape[0] != rows or arr.shape[1] == 0:
+        raise StoreError(f"document {doc_id!r}: vectors for embedder {name!r} have shape "
+                         f"{arr.shape}, expected ({rows}, dim): one row per chunk, in order")
+    if not np.issubdtype(arr.dtype, np.number) or not np.isfinite(arr).all():
+        raise StoreError(f"document {doc_id!r}: vectors for embedder {name!r} must be finite "
+                         "numbers; check the embedder output")

@@ -36,37 +36,6 @@ def _ids_param(ids: Sequence[str]) -> str:
     return json.dumps(list(ids))
 
 
-def _validate(batch: Sequence[PreparedDocument]) -> None:
-    """Reject a malformed batch before touching the database."""
-    seen: set[str] = set()
-    for prepared in batch:
-        doc = prepared.document
-        if doc.id in seen:
-            raise StoreError(f"document {doc.id!r} appears twice in one batch; "
-                             "deduplicate the batch and retry")
-        seen.add(doc.id)
-        if not prepared.content_hash:
-            raise StoreError(f"document {doc.id!r} has an empty content_hash; "
-                             "set it from Document.content_hash()")
-        for chunk in prepared.chunks:
-            bad = chunk.doc_id != doc.id or any(s.doc_id != doc.id for s in chunk.sentences)
-            if bad:
-                raise StoreError(f"chunk {chunk.id!r} or one of its sentences does not "
-                                 f"belong to document {doc.id!r}; fix the chunker output")
-        for name, matrix in prepared.vectors.items():
-            _validate_matrix(doc.id, name, matrix, len(prepared.chunks))
-
-
-def _validate_matrix(doc_id: str, name: str, matrix: Any, rows: int) -> None:
-    arr = np.asarray(matrix)
-    if arr.ndim != 2 or arr.shape[0] != rows or arr.shape[1] == 0:
-        raise StoreError(f"document {doc_id!r}: vectors for embedder {name!r} have shape "
-                         f"{arr.shape}, expected ({rows}, dim): one row per chunk, in order")
-    if not np.issubdtype(arr.dtype, np.number) or not np.isfinite(arr).all():
-        raise StoreError(f"document {doc_id!r}: vectors for embedder {name!r} must be finite "
-                         "numbers; check the embedder output")
-
-
 class SQLiteStore:
     """The :class:`~chronorag.store.base.Store` backed by one SQLite file.
 
@@ -203,7 +172,7 @@ class SQLiteStore:
         embedder change; one with another hash is replaced with its chunks and vectors.
         """
         batch = list(batch)
-        _validate(batch)
+        codec.validate_batch(batch)
         with self._errors("batch"), self._transaction() as conn:
             report = self._write(conn, batch, force=force)
         log.debug("store write: %d added, %d replaced, %d unchanged",
