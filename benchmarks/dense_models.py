@@ -191,6 +191,8 @@ def reorder(hits: Sequence[Hit], values: Sequence[float], depth: int) -> list[Hi
 def rerank_study(store: MemoryStore, chunks: Sequence[Chunk], questions: Sequence[Question],
                  *, n: int, seed: int) -> None:
     """Hybrid (bm25 + use-m3, rrf) top-50, then cross-encoder / colbert at several depths."""
+    from colbert_reranker import ColbertReranker
+
     from chronorag.rank.rerankers import RERANKERS
     from chronorag.retrieve.fusion import rrf_fuse
 
@@ -201,7 +203,7 @@ def rerank_study(store: MemoryStore, chunks: Sequence[Chunk], questions: Sequenc
     dense = DenseRetriever(store, use)  # type: ignore[arg-type]
     models = {"ce256": RERANKERS.create("cross-encoder", max_length=256),
               "ce128": RERANKERS.create("cross-encoder", max_length=128),
-              "colbert": RERANKERS.create("colbert", max_length=256)}
+              "colbert": ColbertReranker(max_length=256)}
     settings = [("hybrid rrf (no rerank)", None, 0), ("ce256 top-10", "ce256", 10),
                 ("ce256 top-20", "ce256", 20), ("ce256 top-30", "ce256", 30),
                 ("ce256 top-50", "ce256", 50), ("ce128 top-20", "ce128", 20),

@@ -173,6 +173,7 @@ def ask_db(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
 # -- ingest: bad inputs --------------------------------------------------------------------
 
 
+@pytest.mark.slow  # base_db is ingested with the default embedder (e5-small)
 @pytest.mark.parametrize("case", _manifest())
 def test_bad_input_is_rejected_whole(case: dict[str, Any], base_db: Path, tmp_path: Path,
                                      capsys: pytest.CaptureFixture[str]) -> None:
@@ -201,6 +202,7 @@ def test_every_bad_input_file_is_in_the_manifest() -> None:
     assert on_disk | set(GENERATED) == listed
 
 
+@pytest.mark.slow
 def test_file_mixing_good_and_bad_documents_stores_none_of_them(
         base_db: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, _, _ = _run(capsys, "ingest", str(BAD_INPUTS / "mixed_good_and_bad.jsonl"),
@@ -210,6 +212,7 @@ def test_file_mixing_good_and_bad_documents_stores_none_of_them(
     assert ids == {d["id"] for d in BASE_DOCS[:3]}
 
 
+@pytest.mark.slow
 def test_one_bad_file_rejects_the_good_files_of_the_same_call(
         base_db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     good = _write_jsonl(tmp_path / "more.jsonl",
@@ -225,6 +228,7 @@ def test_one_bad_file_rejects_the_good_files_of_the_same_call(
 # -- ingest: unchanged and changed documents -----------------------------------------------
 
 
+@pytest.mark.slow  # ingests with e5-small
 def test_reingesting_an_unchanged_document_is_a_no_op(
         base_db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     before = _snapshot(base_db)
@@ -239,6 +243,7 @@ def test_reingesting_an_unchanged_document_is_a_no_op(
     assert _snapshot(base_db) == before
 
 
+@pytest.mark.slow
 def test_a_changed_document_replaces_the_old_version(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     db = tmp_path / "kb.db"
@@ -353,6 +358,7 @@ def _check_evidence_item(item: dict[str, Any]) -> None:
     assert all(isinstance(v, int | float) for v in item["scores"].values())
 
 
+@pytest.mark.slow  # ask_db: ingest and ask with e5-small and the cross-encoder
 def test_ask_json_has_the_contract_shape(ask_db: Path,
                                          capsys: pytest.CaptureFixture[str]) -> None:
     payload = _ask(capsys, ask_db, "How many days do I have to return an item?")
@@ -387,6 +393,7 @@ def test_ask_json_has_the_contract_shape(ask_db: Path,
     assert "superseded" in old["flags"]
 
 
+@pytest.mark.slow
 def test_ask_time_expressions_and_constraint(ask_db: Path,
                                              capsys: pytest.CaptureFixture[str]) -> None:
     payload = _ask(capsys, ask_db, "Who was UK prime minister on 6 May 2021?")
@@ -401,6 +408,7 @@ def test_ask_time_expressions_and_constraint(ask_db: Path,
     assert payload["evidence"][0]["doc_id"] == "wiki-uk-prime-ministers"
 
 
+@pytest.mark.slow
 def test_ask_evidence_offsets_point_into_the_source_document(
         ask_db: Path, capsys: pytest.CaptureFixture[str]) -> None:
     payload = _ask(capsys, ask_db, "When did the Riverton tramway close?", "-k", "10")
@@ -415,6 +423,7 @@ def test_ask_evidence_offsets_point_into_the_source_document(
         assert texts[item["doc_id"]][item["start"]:item["end"]] == item["text"]
 
 
+@pytest.mark.slow
 def test_ask_as_of_sets_as_of(ask_db: Path, capsys: pytest.CaptureFixture[str]) -> None:
     payload = _ask(capsys, ask_db, "How many days do I have to return an item?",
                    "--as-of", "2025-06-01")
@@ -428,6 +437,7 @@ def test_ask_as_of_sets_as_of(ask_db: Path, capsys: pytest.CaptureFixture[str]) 
         _check_evidence_item(item)
 
 
+@pytest.mark.slow
 def test_ask_readable_view(ask_db: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = _run(capsys, "ask", "How many days do I have to return an item?",
                         "--db", str(ask_db), "--now", NOW)
@@ -436,6 +446,7 @@ def test_ask_readable_view(ask_db: Path, capsys: pytest.CaptureFixture[str]) -> 
     assert "Return policy (2026 edition)" in out
 
 
+@pytest.mark.slow
 def test_ask_not_found_readable(ask_db: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = _run(capsys, "ask", "What is the capital of Australia?",
                         "--db", str(ask_db), "--now", NOW)
@@ -446,6 +457,7 @@ def test_ask_not_found_readable(ask_db: Path, capsys: pytest.CaptureFixture[str]
 # -- --db default --------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # ingests and asks with e5-small and the cross-encoder
 def test_db_defaults_to_env_var(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                 capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.chdir(tmp_path)
@@ -464,6 +476,7 @@ def test_db_defaults_to_env_var(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     assert json.loads(out)["evidence"][0]["doc_id"] == "returns-2026"
 
 
+@pytest.mark.slow  # ingests with e5-small
 def test_db_defaults_to_chronorag_db_in_cwd(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                             capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.chdir(tmp_path)
@@ -534,3 +547,20 @@ def test_switching_embedder_says_what_to_run_and_reindex_does_it(
         assert engine.store.vector_counts() == {"test-hash-b": 1}
     assert cli.main(["reindex", "--db", str(db), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["unchanged"] == 1
+
+
+def test_a_rust_panic_is_one_line_too(monkeypatch: pytest.MonkeyPatch,
+                                      capsys: pytest.CaptureFixture[str]) -> None:
+    class PanicException(BaseException):  # what pyo3 raises for a Rust panic
+        pass
+
+    def panic(args: object) -> int:
+        raise PanicException("index 22 is not a char boundary\nstack backtrace: ...")
+
+    monkeypatch.setattr(cli, "_dispatch", panic)
+    monkeypatch.delenv(cli.DEBUG_ENV, raising=False)
+    assert cli.main(["time", "today"]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err == ("error: internal error in 'chronorag time' (PanicException: index 22 is not "
+                   "a char boundary); the store keeps its last committed state. Set "
+                   f"{cli.DEBUG_ENV}=1 to see the traceback, and please report it")

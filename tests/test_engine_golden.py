@@ -21,6 +21,9 @@ import pytest
 from chronorag.engine import Engine
 from chronorag.model import Answer
 
+# Every test asks the real Engine: e5-small embeddings and the cross-encoder.
+pytestmark = pytest.mark.slow
+
 CASES = Path(__file__).parent / "cases" / "golden_retrieval"
 NOW = datetime.fromisoformat("2026-06-15T12:00:00+00:00")
 

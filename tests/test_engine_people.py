@@ -18,6 +18,9 @@ import pytest
 from chronorag import cli
 from chronorag.engine import Engine
 
+# Every test asks one real Engine (e5-small, cross-encoder) or ingests with the CLI.
+pytestmark = pytest.mark.slow
+
 CASES = Path(__file__).parent / "cases" / "people"
 SHANGHAI = timezone(timedelta(hours=8))
 NOW = datetime(2026, 11, 25, 10, 0, tzinfo=SHANGHAI)  # a Wednesday

@@ -21,6 +21,9 @@ from chronorag.engine import Engine
 from chronorag.model import Answer
 from chronorag.rank.validity import FLAG_ORDER
 
+# Every case runs through the real Engine: e5-small embeddings and the cross-encoder.
+pytestmark = pytest.mark.slow
+
 CASES = Path(__file__).parent / "cases" / "engine_validity"
 KNOWN_FLAGS = frozenset((*FLAG_ORDER, NON_DECISIVE))
 """Evidence flags a case compares exactly (pipeline flags like time_unknown are ignored)."""

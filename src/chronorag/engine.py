@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from datetime import UTC, datetime, timedelta, tzinfo
+from datetime import UTC, datetime, tzinfo
 from pathlib import Path
 
 from chronorag.answer.build import build_answer
@@ -13,12 +13,12 @@ from chronorag.clock import system_now
 from chronorag.config import SearchConfig, get_preset
 from chronorag.errors import ConfigError
 from chronorag.indexer import Batching, IngestReport, Progress, ingest_paths, reindex_documents
-from chronorag.model import Answer, Query, Relation, Understanding
+from chronorag.model import Answer, Query
 from chronorag.people import Directory, load_directory
 from chronorag.searcher import Components, Ranked, search
 from chronorag.semantic import for_ask
 from chronorag.store.base import Store
-from chronorag.understand import understand
+from chronorag.understand import resolve_as_of, understand
 
 
 class Engine:
@@ -144,7 +144,7 @@ class Engine:
         now = _aware(now or self.clock(), self.tz)
         understanding = understand(question, now=now, tz=self.tz, people=self.store.people(),
                                    user=user)
-        resolved = _aware(as_of, self.tz) if as_of else _as_of(understanding, now)
+        resolved = _aware(as_of, self.tz) if as_of else resolve_as_of(understanding, now)
         return Query(question, now, resolved, understanding, user=user, k=k, admin=admin)
 
     def retrieve(self, query: Query, *, config: SearchConfig | None = None) -> Ranked:
@@ -175,7 +175,8 @@ class Engine:
             query, ranked.hits, upcoming=ranked.upcoming, documents=ranked.documents,
             min_semantic=self.config.min_semantic, timings_ms=timings, tz=self.tz,
         )
-        # Issue 7: terms, approved examples and join paths when the store has a layer.
+        # Analytics questions need the layer's terms, approved examples and join paths
+        # beside the evidence; a store without a semantic layer gives None here.
         semantic = for_ask(self.store, query,
                            embedder=self.components.embedder(self.config.embedder))
         if semantic is None:
@@ -203,16 +204,3 @@ class Engine:
 
 def _aware(moment: datetime, tz: tzinfo) -> datetime:
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=tz)
-
-
-def _as_of(understanding: Understanding, now: datetime) -> datetime:
-    """The time a question is about: its own explicit time, else ``now``."""
-    constraint = understanding.constraint
-    interval = constraint.interval
-    if interval is None or constraint.relation is Relation.NONE:
-        return now
-    if constraint.relation in (Relation.BEFORE, Relation.UNTIL) and interval.end is not None:
-        return interval.end - timedelta(microseconds=1)
-    if interval.start is not None:
-        return interval.start
-    return now

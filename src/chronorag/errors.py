@@ -84,7 +84,8 @@ class IngestError(ChronoragError):
     """
 
     def __init__(self, path: str, where: str, stage: str, cause: BaseException) -> None:
+        first = (str(cause).splitlines() or [""])[0]
         super().__init__(
             f"{path}: {where}: internal error while {stage} ({type(cause).__name__}: "
-            f"{cause}); that batch was not stored, earlier batches were. Please report this "
+            f"{first}); that batch was not stored, earlier batches were. Please report this "
             "with the document that caused it")

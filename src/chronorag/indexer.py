@@ -28,6 +28,10 @@ log = logging.getLogger(__name__)
 
 Progress = Callable[[int, int], None]
 
+# Everything else that escapes a chunker or embedder is a failure to report, including a
+# Rust extension's panic (pyo3's PanicException derives from BaseException).
+_INTERRUPTS = (KeyboardInterrupt, SystemExit, GeneratorExit)
+
 
 @dataclass(frozen=True)
 class IngestReport:
@@ -191,7 +195,9 @@ def _prepare(path: str, batch: Sequence[tuple[Document, str]], embedders: Sequen
     for doc, digest in batch:
         try:
             chunks = with_event_time(doc, chunk_document(doc))
-        except Exception as exc:  # a bug, not bad input: name the document, store nothing
+        except _INTERRUPTS:
+            raise
+        except BaseException as exc:  # a bug, not bad input: name the document, store nothing
             raise IngestError(path, f"document {doc.id!r}", "chunking", exc) from exc
         chunked.append((doc, digest, chunks))
     texts = [_embed_text(doc, chunk) for doc, _, chunks in chunked for chunk in chunks]
@@ -199,9 +205,9 @@ def _prepare(path: str, batch: Sequence[tuple[Document, str]], embedders: Sequen
     for embedder in embedders if texts else ():
         try:
             matrices[embedder.name] = embedder.embed(texts, kind="passage")
-        except ChronoragError:
+        except (ChronoragError, *_INTERRUPTS):
             raise
-        except Exception as exc:
+        except BaseException as exc:
             raise IngestError(path, _where(batch), f"embedding with {embedder.name}",
                               exc) from exc
     out: list[PreparedDocument] = []

@@ -24,7 +24,8 @@ import numpy as np
 
 from chronorag.config import get_preset
 from chronorag.model import Document, Status
-from chronorag.rank.validity import UNDATED, Validity, ValidityIndex
+from chronorag.rank.validity import ValidityIndex
+from chronorag.rank.verdict import UNDATED, Validity
 from chronorag.store.base import Store
 
 DEFAULT_THRESHOLD = 0.9

@@ -120,8 +120,8 @@ def search(query: Query, *, config: SearchConfig, components: Components) -> Ran
 
 def _search_once(query: Query, *, config: SearchConfig, components: Components) -> Ranked:
     timings: dict[str, float] = {}
-    # Issue 6: privacy, the people asked about and event time decide which chunks may be
-    # retrieved at all, before any scoring.
+    # Privacy, the people asked about and event time decide which chunks may be
+    # retrieved at all, before any scoring: a hidden chunk must never be scored.
     documents = components.documents()
     scope = _timed(timings, "scope", lambda: build_scope(components.store, query, documents))
     hits = _timed(timings, "retrieve",

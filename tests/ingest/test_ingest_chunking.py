@@ -147,6 +147,7 @@ def test_offsets_hold_on_random_text(text: str, max_words: int) -> None:
                                max_cjk_chars=max_words * 2))
 
 
+@pytest.mark.slow  # reads the benchmark corpus
 @pytest.mark.skipif(not TIMEQA.exists(), reason="TimeQA corpus not available")
 def test_timeqa_sample() -> None:
     with TIMEQA.open(encoding="utf-8") as handle:

@@ -91,3 +91,33 @@ def test_any_markdown_file_loads_or_names_each_problem(tmp_path_factory, text: s
     path = tmp_path_factory.mktemp("md") / "a.md"
     path.write_text(text, encoding="utf-8")
     _check(path)
+
+
+WIDE_SPACES = "\x85\xa0\u1680\u2000\u2005\u200a\u2028\u2029\u202f\u205f\u3000"
+
+
+def test_wide_space_before_a_period_splits_without_a_panic() -> None:
+    from chronorag.ingest import split_sentences
+
+    for space in WIDE_SPACES:
+        text = f"Mr. E{space}. Smith came in 2021. He left."
+        spans = split_sentences(text)
+        assert spans and spans[-1][1] == len(text)
+        assert all(text[a:b].strip() == text[a:b] for a, b in spans)
+
+
+def test_a_panicking_splitter_falls_back_to_punctuation(monkeypatch) -> None:
+    from chronorag.ingest import sentences
+
+    class PanicException(BaseException):  # what pyo3 raises for a Rust panic
+        pass
+
+    class Broken:
+        @staticmethod
+        def segment(language: str, block: str) -> list[str]:
+            raise PanicException("index is not a char boundary")
+
+    monkeypatch.setattr(sentences, "_sentencex", lambda: Broken)
+    text = "First one. Second one! 第三句。Fourth"
+    assert [text[a:b] for a, b in sentences.split_sentences(text)] == [
+        "First one.", "Second one!", "第三句。", "Fourth"]

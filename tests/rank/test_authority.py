@@ -1,13 +1,11 @@
-"""Authority prior, decisiveness and voice counting."""
+"""Authority prior and decisiveness."""
 
 from __future__ import annotations
 
 import pytest
 
 from chronorag.errors import ConfigError
-from chronorag.model import Chunk, Hit
-from chronorag.rank.authority import AuthorityPrior, voices
-from chronorag.rank.validity import Validity
+from chronorag.rank.authority import AuthorityPrior
 
 
 def test_default_priors() -> None:
@@ -46,28 +44,3 @@ def test_forum_never_decides() -> None:
     assert prior.decisive("policy") and prior.decisive(None) and prior.decisive("blog")
     assert AuthorityPrior(non_decisive=frozenset({"Note"})).decisive("forum")
     assert not AuthorityPrior(non_decisive=frozenset({"Note"})).decisive("note")
-
-
-def _hit(doc_id: str, n: int = 0) -> Hit:
-    return Hit(chunk=Chunk(id=f"{doc_id}#{n}", doc_id=doc_id, index=n, start=0, end=1,
-                           text=""), score=1.0)
-
-
-def _validity(origin: str | None) -> Validity:
-    return Validity(applicable=True, flags=("derived_copy",) if origin else (),
-                    upcoming=False, superseded_by=(), origin=origin)
-
-
-def test_voices_counts_a_copy_with_its_origin() -> None:
-    pairs = [
-        (_hit("policy"), _validity(None)),
-        (_hit("policy", 1), _validity(None)),
-        (_hit("faq"), _validity("policy")),
-        (_hit("script"), _validity("policy")),
-        (_hit("news"), _validity(None)),
-        (_hit("copy-of-missing"), _validity("ghost")),
-        (_hit("other-copy-of-missing"), _validity("ghost")),
-    ]
-    assert voices(pairs) == 3
-    assert voices([]) == 0
-    assert voices(pairs[2:4]) == 1

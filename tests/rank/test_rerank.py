@@ -32,6 +32,7 @@ HITS = [
 ]
 
 
+@pytest.mark.slow  # loads the cross-encoder
 def test_relevant_passage_outranks_irrelevant(cross_encoder):
     ranked = cross_encoder.rerank(query("Who was chancellor of Germany in 2010?"), HITS[:2])
     assert [h.chunk.id for h in ranked] == ["merkel", "bread"]
@@ -40,6 +41,7 @@ def test_relevant_passage_outranks_irrelevant(cross_encoder):
     assert top["rrf"] == 0.02 and "rerank" in top  # retrieval scores are kept
 
 
+@pytest.mark.slow  # loads the cross-encoder
 def test_padding_is_dynamic_and_truncation_at_max_length(cross_encoder):
     short = cross_encoder.model.encode([("who?", "a short passage"), ("why", "another one")])
     assert short["input_ids"].shape[1] < 20
@@ -48,6 +50,7 @@ def test_padding_is_dynamic_and_truncation_at_max_length(cross_encoder):
     assert long["input_ids"].shape[1] == 256
 
 
+@pytest.mark.slow  # loads the cross-encoder
 def test_scores_come_back_in_input_order_whatever_the_batching(cross_encoder):
     texts = ["Angela Merkel was Chancellor of Germany from 2005 to 2021, for sixteen years.",
              "Bread.", "Sourdough bread needs a starter, flour, water and salt.", "Merkel."]
@@ -67,6 +70,7 @@ def test_mostly_chinese_question_skips_the_model_and_says_so(cross_encoder):
     assert [h.scores["semantic"] for h in ranked] == [0.2, 0.5, pytest.approx(1 / 3)]
 
 
+@pytest.mark.slow  # loads the cross-encoder
 def test_hits_beyond_top_n_follow_the_judged_ones():
     reranker = RERANKERS.create("cross-encoder", top_n=1)
     ranked = reranker.rerank(query("Who was chancellor of Germany?"), HITS[:2])

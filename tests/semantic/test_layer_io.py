@@ -1,4 +1,4 @@
-"""Layer ingest (validation, atomicity, re-ingest), budget packing, ask hook, CLI, links."""
+"""Layer ingest (validation, atomicity, re-ingest), budget packing, ask hook, CLI."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from chronorag.errors import ValidationError
 from chronorag.indexer import ingest_paths
 from chronorag.semantic.context import build_context
 from chronorag.semantic.pack import CATEGORIES, estimate_tokens
-from chronorag.semantic.store import read_assets, walk_links
+from chronorag.semantic.store import read_assets
 from chronorag.store.sqlite import SQLiteStore
 
 from .conftest import NOW, RETAIL, HashEmbedder
@@ -116,12 +116,13 @@ def test_budget_trims_lowest_priority_first(retail: SQLiteStore) -> None:
     assert small["tokens"]["dropped"]
 
 
-def test_ask_json_gains_semantic_key(tmp_path: Path) -> None:
+def test_ask_json_gains_semantic_key(tmp_path: Path, test_embedders: tuple[str, ...]) -> None:
     docs = tmp_path / "docs.jsonl"
     docs.write_text(json.dumps({"id": "d1", "text": "GMV is reported monthly."}) + "\n",
                     encoding="utf-8")
-    with Engine(tmp_path / "kb.db", config="bm25") as engine:
-        engine.components._embedders["use-m3"] = HashEmbedder()
+    # The engine asks for its store's recorded embedder, else the config's (e5-small for
+    # "bm25"): name a registered test embedder so no real model loads.
+    with Engine(tmp_path / "kb.db", config="bm25", embedder=test_embedders[0]) as engine:
         engine.ingest([docs, RETAIL], now=NOW)
         data = engine.ask("华东 GMV 趋势", now=NOW).to_json()
     semantic = data["semantic"]
@@ -131,29 +132,16 @@ def test_ask_json_gains_semantic_key(tmp_path: Path) -> None:
     assert data["evidence"] and data["evidence"][0]["doc_id"] == "d1"
 
 
-def test_ask_without_layer_has_no_semantic_key(tmp_path: Path) -> None:
+def test_ask_without_layer_has_no_semantic_key(tmp_path: Path,
+                                               test_embedders: tuple[str, ...]) -> None:
     docs = tmp_path / "docs.jsonl"
     docs.write_text(json.dumps({"id": "d1", "text": "hello world"}) + "\n", encoding="utf-8")
-    with Engine(tmp_path / "kb.db", config="bm25") as engine:
-        engine.components._embedders["use-m3"] = HashEmbedder()
+    with Engine(tmp_path / "kb.db", config="bm25", embedder=test_embedders[0]) as engine:
         engine.ingest([docs], now=NOW)
         assert "semantic" not in engine.ask("hello", now=NOW).to_json()
 
 
-def test_walk_links_over_documents(tmp_path: Path) -> None:
-    docs = tmp_path / "docs.jsonl"
-    rows = [{"id": "p1", "text": "v1"}, {"id": "p2", "text": "v2", "supersedes": ["p1"]},
-            {"id": "faq", "text": "copy", "derived_from": ["p2"]}]
-    docs.write_text("\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf-8")
-    with SQLiteStore(tmp_path / "kb.db") as store:
-        _ingest(store, docs)
-        paths = walk_links(store, ["faq"])
-        forward = walk_links(store, ["p2"], both_directions=False)
-    assert ("faq", "derived_from:p2") in paths
-    assert ("faq", "derived_from:p2", "supersedes:p1") in paths
-    assert forward == [("p2", "supersedes:p1")]
-
-
+@pytest.mark.slow  # `chronorag ingest` embeds the layer with the default model (e5-small)
 def test_cli_context_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     db = str(tmp_path / "kb.db")
     assert cli.main(["ingest", str(RETAIL), "--db", db]) == 0

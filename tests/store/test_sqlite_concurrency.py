@@ -14,10 +14,17 @@ from pathlib import Path
 import pytest
 
 from chronorag.errors import StoreError
-from chronorag.store import PreparedDocument, SQLiteStore
+from chronorag.store import PreparedDocument, SQLiteStore, locking
 from chronorag.store.migrations import MIGRATIONS, migrate
 
 Make = Callable[..., PreparedDocument]
+
+
+@pytest.fixture
+def short_slice(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A writer out of budget still waits one slice (2 s) for the lock before it gives up;
+    a 0.2 s slice gives the same outcome without sleeping through the fast test loop."""
+    monkeypatch.setattr(locking, "SLICE_S", 0.2)
 
 
 def _hold_write_lock(db: Path) -> sqlite3.Connection:
@@ -44,8 +51,8 @@ def test_open_and_read_while_another_connection_writes(tmp_path: Path, make: Mak
         writer.close()
 
 
-def test_writer_gives_up_after_its_budget_with_a_clear_message(tmp_path: Path,
-                                                               make: Make) -> None:
+def test_writer_gives_up_after_its_budget_with_a_clear_message(tmp_path: Path, make: Make,
+                                                               short_slice: None) -> None:
     db = tmp_path / "kb.db"
     SQLiteStore(db).close()
     writer = _hold_write_lock(db)
@@ -83,7 +90,7 @@ def test_writer_waits_for_the_lock_to_be_released(tmp_path: Path, make: Make) ->
         holder.wait(timeout=30)
 
 
-def test_pending_migration_waits_then_applies(tmp_path: Path) -> None:
+def test_pending_migration_waits_then_applies(tmp_path: Path, short_slice: None) -> None:
     db = tmp_path / "old.db"
     conn = sqlite3.connect(db, isolation_level=None)
     conn.execute("PRAGMA journal_mode = WAL")  # as every store opened by chronorag is

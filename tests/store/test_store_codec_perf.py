@@ -1,8 +1,11 @@
-"""Column encoding round-trips (property-based) and the store's write/read speed budget."""
+"""Column encoding round-trips (property-based) and a large batch written and read back.
+
+Its speed (the write and read budgets) is measured by benchmarks/store_codec.py, which
+builds the same batch with :func:`synthetic_batch`: timing asserts flake on a busy machine.
+"""
 
 from __future__ import annotations
 
-import time
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 
@@ -57,7 +60,7 @@ def test_mentions_round_trip(mentions: list[Mention]) -> None:
     assert decode_mentions(encode_mentions(mentions), IntervalDecoder()) == tuple(mentions)
 
 
-def _corpus(n_docs: int = 500, dim: int = 512) -> list[PreparedDocument]:
+def synthetic_batch(n_docs: int = 500, dim: int = 512) -> list[PreparedDocument]:
     """500 documents x 7 chunks = 3,500 chunks, ~15k sentences, 512-d vectors."""
     year = Interval(datetime(2021, 1, 1, tzinfo=UTC), datetime(2022, 1, 1, tzinfo=UTC),
                     Granularity.YEAR)
@@ -79,17 +82,11 @@ def _corpus(n_docs: int = 500, dim: int = 512) -> list[PreparedDocument]:
     return batch
 
 
-def test_write_and_read_budget(tmp_path: Path) -> None:
-    batch = _corpus()
+def test_write_and_read_back_a_large_batch(tmp_path: Path) -> None:
+    batch = synthetic_batch()
     with SQLiteStore(tmp_path / "kb.db") as store:
-        start = time.perf_counter()
         store.write(batch)
-        write_s = time.perf_counter() - start
-        start = time.perf_counter()
         chunks = store.chunks()
         ids, matrix = store.vectors("e5")
-        read_s = time.perf_counter() - start
     assert len(chunks) == len(ids) == 3500 and matrix.shape == (3500, 512)
     assert sum(len(c.sentences) for c in chunks) == 15050
-    assert write_s < 2.0, f"write took {write_s:.2f}s (budget 2s; measured ~0.3s)"
-    assert read_s < 1.0, f"reads took {read_s:.2f}s (measured ~0.1s)"

@@ -46,7 +46,7 @@ def build_answer(
     its parallel views first, then relevant items (applicable or not, so a caller sees
     why a relevant document was not used), then the rest, ``query.k`` items at least.
 
-    Over personal records (issue 6) the answer is shaped by intent and validated
+    Over personal records the answer is shaped by intent and validated
     (``answer.personal``); times are read in ``tz`` (default: the zone of ``query.now``).
     """
     # ``documents`` is what the asker may see (the search narrows it to the privacy scope).

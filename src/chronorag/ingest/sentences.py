@@ -8,6 +8,7 @@ segmented with Chinese rules.
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Iterator
 from types import ModuleType
@@ -15,6 +16,8 @@ from types import ModuleType
 from chronorag.deps import import_module
 
 __all__ = ["CJK", "cjk_count", "split_sentences"]
+
+log = logging.getLogger(__name__)
 
 # CJK ideographs, kana, Hangul and full-width punctuation: scripts written without spaces.
 # U+3000 (ideographic space) is left out on purpose: it is whitespace, not a character.
@@ -81,9 +84,10 @@ def _language(block: str) -> str:
 
 def _segment_block(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
     """Map sentencex segments of ``text[start:end]`` back to stripped absolute spans."""
-    block = text[start:end]
+    # One character for one, so offsets into ``block`` are offsets into ``text``.
+    block = text[start:end].translate(_WIDE_SPACES)
     cursor = 0
-    for segment in _sentencex().segment(_language(block), block):
+    for segment in _segments(block):
         stripped = segment.strip()
         if not stripped:
             cursor += len(segment) if block.startswith(segment, cursor) else 0
@@ -109,6 +113,35 @@ def _strip_span(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
     right = len(piece.rstrip())
     if right > left:
         yield start + left, start + right
+
+
+# sentencex panics on a multi-byte space before a period ("E\u3000."): it steps back one
+# byte, not one character. Every Unicode space beyond ASCII is given to it as " ".
+_WIDE_SPACES = dict.fromkeys(map(ord, "\x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005"
+                                 "\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"),
+                             " ")
+# Fallback segmentation: up to and including a run of sentence-final punctuation, followed
+# by whitespace or the end of the block for Latin stops; Chinese stops end a sentence as is.
+_FALLBACK = re.compile(r".+?(?:[.!?]+(?=\s|$)|[。！？]+|$)", re.S)
+
+
+def _segments(block: str) -> list[str]:
+    """sentencex's sentences of ``block``; the fallback splitter where sentencex fails.
+
+    sentencex is Rust: a bug in it panics, which reaches Python as pyo3's
+    ``PanicException``, a ``BaseException``. A document must never fail to ingest because
+    of its sentence splitter.
+    """
+    module = _sentencex()
+    try:
+        return list(module.segment(_language(block), block))
+    except (KeyboardInterrupt, SystemExit, GeneratorExit):
+        raise
+    except BaseException as exc:
+        log.warning("sentencex failed on a block of %d characters (%s: %s); split it by "
+                    "punctuation instead", len(block), type(exc).__name__,
+                    str(exc).splitlines()[0] if str(exc) else "")
+        return [m.group(0) for m in _FALLBACK.finditer(block) if m.group(0)]
 
 
 def _sentencex() -> ModuleType:

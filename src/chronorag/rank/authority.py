@@ -2,23 +2,17 @@
 
 The prior only breaks near-ties between equally relevant, applicable evidence (see
 ``chronorag.rank.validity.apply_validity``); it never lifts an irrelevant document above a
-relevant one. A forum post may support an answer but never decide it. Copies (an FAQ written
-from a policy) are not independent voices: :func:`voices` counts a copy and its origin once.
+relevant one. A forum post may support an answer but never decide it.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import TYPE_CHECKING
 
 from chronorag.errors import ConfigError
-from chronorag.model import Hit
-
-if TYPE_CHECKING:
-    from chronorag.rank.validity import Validity
 
 DEFAULT_WEIGHTS: Mapping[str, float] = MappingProxyType({
     "policy": 1.0,
@@ -96,15 +90,3 @@ def _check_weight(what: str, weight: float) -> float:
     if not math.isfinite(value) or value < 0:
         raise ConfigError(f"{what} must be a finite number >= 0, got {weight!r}")
     return value
-
-
-def voices(hits_with_validity: Iterable[tuple[Hit, Validity]]) -> int:
-    """Number of independent sources among ``(hit, validity)`` pairs.
-
-    Hits of the same document count once; a derived copy counts with its origin
-    (``validity.origin``), so a policy, an FAQ copied from it and a script copied from the
-    FAQ are one voice. The count does not filter: pass only the hits that should count
-    (e.g. the applicable ones).
-    """
-    keys = {validity.origin or hit.chunk.doc_id for hit, validity in hits_with_validity}
-    return len(keys)

@@ -3,16 +3,12 @@
 from __future__ import annotations
 
 from chronorag.rank.base import Reranker
-from chronorag.rank.colbert import ColbertReranker
 from chronorag.rank.rerank_ce import CrossEncoderReranker
 from chronorag.rank.rerank_none import NoReranker
 from chronorag.rank.rerank_windows import WindowReranker
 from chronorag.registry import Registry
 
-DEFAULT_RERANKER = "cross-encoder"
-
 RERANKERS: Registry[Reranker] = Registry("reranker")
 RERANKERS.add("cross-encoder", CrossEncoderReranker)
 RERANKERS.add("none", NoReranker)
-RERANKERS.add("colbert", ColbertReranker)
 RERANKERS.add("windows", WindowReranker)

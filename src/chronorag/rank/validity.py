@@ -37,42 +37,28 @@ from datetime import datetime
 
 from chronorag.model import Document, Hit, Interval, Status
 from chronorag.rank.authority import AuthorityPrior
+from chronorag.rank.links import copy_roots, cycle_components, same_cycle, version_lineages
+from chronorag.rank.verdict import (
+    BLOCKING,
+    DERIVED_COPY,
+    DRAFT,
+    EXPIRED,
+    FLAG_ORDER,
+    LINK_CYCLE,
+    NOT_YET_VALID,
+    RETIRED,
+    SUPERSEDED,
+    UNDATED,
+    Validity,
+)
 
 log = logging.getLogger(__name__)
-
-DRAFT = "draft"
-RETIRED = "retired"
-NOT_YET_VALID = "not_yet_valid"
-EXPIRED = "expired"
-SUPERSEDED = "superseded"
-DERIVED_COPY = "derived_copy"
-UNDATED = "undated"
-LINK_CYCLE = "link_cycle"
-
-FLAG_ORDER: tuple[str, ...] = (
-    DRAFT, RETIRED, NOT_YET_VALID, EXPIRED, SUPERSEDED, DERIVED_COPY, UNDATED, LINK_CYCLE,
-)
-"""Every flag this module emits, in the order they appear in ``Validity.flags``."""
-
-BLOCKING: frozenset[str] = frozenset({DRAFT, RETIRED, NOT_YET_VALID, EXPIRED, SUPERSEDED})
-"""Flags that make a document not applicable."""
 
 DEFAULT_EPSILON = 0.01
 """Scores within this distance of a band's best score count as tied (see apply_validity)."""
 
 _NEVER_ANSWER = {Status.DRAFT: DRAFT, Status.RETIRED: RETIRED}
 _RANK = {flag: i for i, flag in enumerate(FLAG_ORDER)}
-
-
-@dataclass(frozen=True)
-class Validity:
-    """Whether a document may answer at ``as_of`` and why (``flags``, in FLAG_ORDER)."""
-
-    applicable: bool
-    flags: tuple[str, ...]
-    upcoming: bool
-    superseded_by: tuple[str, ...]
-    origin: str | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,17 +130,17 @@ class ValidityIndex:
             if entries[doc_id].status in _NEVER_ANSWER:
                 continue
             for target in sup_edges[doc_id]:
-                if not _same_cycle(sup_cycles, doc_id, target):
+                if not same_cycle(sup_cycles, doc_id, target):
                     successors.setdefault(target, []).append(doc_id)
         parents = {
-            i: tuple(t for t in targets if not _same_cycle(der_cycles, i, t))
+            i: tuple(t for t in targets if not same_cycle(der_cycles, i, t))
             for i, targets in der_edges.items() if targets
         }
         in_cycle = frozenset(sup_cycles) | frozenset(der_cycles)
         log.debug("validity index: %d documents, %d in link cycles", len(entries), len(in_cycle))
         return cls(entries, successors={k: tuple(v) for k, v in successors.items()},
-                   parents=parents, roots=_roots(parents, der_cycles),
-                   lineages=_lineages(sup_edges), in_cycle=in_cycle)
+                   parents=parents, roots=copy_roots(parents, der_cycles),
+                   lineages=version_lineages(sup_edges), in_cycle=in_cycle)
 
     def __contains__(self, doc_id: object) -> bool:
         return doc_id in self._entries
@@ -236,107 +222,6 @@ class ValidityIndex:
 def _known(targets: Sequence[str], entries: Mapping[str, _Entry]) -> tuple[str, ...]:
     """Link targets present in the index (missing ones are ignored), without duplicates."""
     return tuple(t for t in dict.fromkeys(targets) if t in entries)
-
-
-def cycle_components(edges: Mapping[str, Sequence[str]]) -> dict[str, str]:
-    """Nodes on a cycle of a link graph, each mapped to the smallest id of its cycle.
-
-    A cycle is a strongly connected component (iterative Tarjan) of two or more nodes, or a
-    node linking to itself. Nodes on no cycle are absent from the result.
-    """
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    on_stack: set[str] = set()
-    cycles: dict[str, str] = {}
-    for root in edges:
-        if root in index or not edges[root]:
-            continue
-        work: list[tuple[str, int]] = [(root, 0)]
-        while work:
-            node, i = work.pop()
-            if i == 0:
-                index[node] = low[node] = len(index)
-                stack.append(node)
-                on_stack.add(node)
-            targets = edges.get(node, ())
-            if i < len(targets):
-                work.append((node, i + 1))
-                target = targets[i]
-                if target not in index:
-                    work.append((target, 0))
-                elif target in on_stack:
-                    low[node] = min(low[node], index[target])
-                continue
-            if low[node] == index[node]:
-                _pop_component(node, stack, on_stack, edges, cycles)
-            if work:
-                parent = work[-1][0]
-                low[parent] = min(low[parent], low[node])
-    return cycles
-
-
-def _pop_component(node: str, stack: list[str], on_stack: set[str],
-                   edges: Mapping[str, Sequence[str]], cycles: dict[str, str]) -> None:
-    """Pop the component rooted at ``node``; record it in ``cycles`` when it is a cycle."""
-    members: list[str] = []
-    while True:
-        member = stack.pop()
-        on_stack.discard(member)
-        members.append(member)
-        if member == node:
-            break
-    if len(members) > 1 or node in edges.get(node, ()):
-        smallest = min(members)
-        cycles.update(dict.fromkeys(members, smallest))
-
-
-def _same_cycle(cycles: Mapping[str, str], a: str, b: str) -> bool:
-    """True when the link ``a -> b`` lies on a cycle (and is therefore broken)."""
-    return a == b or (a in cycles and cycles[a] == cycles.get(b))
-
-
-def _roots(parents: Mapping[str, tuple[str, ...]], cycles: Mapping[str, str]) -> dict[str, str]:
-    """Root origin of every copy: follow the first unbroken ``derived_from`` link upward.
-
-    A cycle member without outside links roots at the smallest id of its cycle, so a
-    cycle of mutual copies counts as one voice. Missing targets are roots themselves.
-    Documents absent from the result are their own root.
-    """
-    roots: dict[str, str] = {}
-    for start in parents:
-        path: list[str] = []
-        node = start
-        while node not in roots:
-            path.append(node)
-            links = parents.get(node, ())
-            if not links:
-                roots[node] = cycles.get(node, node)
-                break
-            node = links[0]
-        root = roots[node]
-        for visited in path:
-            roots[visited] = root
-    return roots
-
-
-def _lineages(sup_edges: Mapping[str, tuple[str, ...]]) -> dict[str, str]:
-    """Union-find over ``supersedes``: every version maps to its lineage's smallest id."""
-    parent: dict[str, str] = {}
-
-    def find(node: str) -> str:
-        parent.setdefault(node, node)
-        while parent[node] != node:
-            parent[node] = parent[parent[node]]
-            node = parent[node]
-        return node
-
-    for doc_id, targets in sup_edges.items():
-        for target in targets:
-            a, b = find(doc_id), find(target)
-            if a != b:
-                parent[max(a, b)] = min(a, b)
-    return {node: find(node) for node in parent}
 
 
 def apply_validity(

@@ -28,9 +28,3 @@ class Embedder(Protocol):
     def embed(self, texts: Sequence[str], *, kind: str = "passage") -> np.ndarray:
         """float32 matrix (len(texts), dim) of L2-normalised rows; kind: passage|query."""
         ...
-
-
-class VectorIndex(Protocol):
-    """Nearest-neighbour search over stored vectors (exact now; ANN can replace it)."""
-
-    def search(self, vector: np.ndarray, *, limit: int) -> list[tuple[str, float]]: ...

@@ -48,7 +48,8 @@ class DenseRetriever:
         ``dense_relevance``: the cosine mapped to [0, 1] by the embedder's calibration."""
         index = self.index()
         if allowed is not None:
-            # Issue 6: only the allowed rows (chunk ids) are scored; a hidden one never is.
+            # Only the allowed rows (chunk ids) are scored, so a hidden chunk can neither
+            # be returned nor push a visible one out of the top ``limit``.
             index = index.subset(allowed)
         if len(index) == 0 or limit <= 0:
             return []

@@ -21,8 +21,7 @@ def top_k(scores: np.ndarray, limit: int) -> np.ndarray:
 class ExactIndex:
     """Brute-force cosine search over a float32 matrix of L2-normalised rows.
 
-    Exact and fast enough for ~10^5 chunks (one matrix-vector product per query); an ANN
-    index can replace it behind the same ``VectorIndex`` protocol.
+    Exact and fast enough for ~10^5 chunks (one matrix-vector product per query).
     """
 
     def __init__(self, ids: Sequence[str], matrix: np.ndarray) -> None:

@@ -27,9 +27,6 @@ class Scope:
     doc_ids: frozenset[str] | None = None
     chunk_ids: frozenset[str] | None = None
 
-    def allows(self, doc_id: str) -> bool:
-        return self.doc_ids is None or doc_id in self.doc_ids
-
 
 def event_window(constraint: Constraint) -> Interval | None:
     """The interval a record's ``occurred_at`` must overlap, or ``None`` for no filter.

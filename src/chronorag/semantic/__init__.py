@@ -1,5 +1,5 @@
-"""Semantic layer for analytics questions (issue 7): tables, metrics, terms, joins,
-approved examples and rules, retrieved by four engines and packed for text-to-SQL.
+"""Semantic layer for analytics questions: tables, metrics, terms, joins, approved
+examples and rules, retrieved by four engines and packed for text-to-SQL.
 
 Entry points: :func:`build_context` (``chronorag context``), :func:`for_ask` (the hook
 ``Engine.ask`` calls), :func:`load_layers` (validation). Nothing loads at import.

@@ -66,7 +66,7 @@ def for_ask(store: object, query: Query, *, embedder: Embedder,
             options: SemanticOptions | None = None) -> SemanticContext | None:
     """R, D and G for an ordinary question; ``None`` when the store has no semantic layer.
 
-    The lead calls this from ``Engine.ask``; it never raises for a store without a layer.
+    Never raises for a store without a layer, so ``Engine.ask`` can call it on any store.
     """
     if not isinstance(store, SQLiteStore) or not has_layer(store):
         return None
@@ -82,13 +82,12 @@ def build_context(store: SQLiteStore, question: str, *, now: datetime, embedder:
                   options: SemanticOptions | None = None, tz: tzinfo = UTC,
                   parallel: bool = True) -> ContextPack:
     """The context pack for ``question``; a time in the question sets ``as_of`` as in ask."""
-    from chronorag.engine import _as_of
-    from chronorag.understand import understand
+    from chronorag.understand import resolve_as_of, understand
 
     now = now if now.tzinfo is not None else now.replace(tzinfo=tz)
     understanding = understand(question, now=now, tz=tz)
     if as_of is None:
-        as_of = _as_of(understanding, now)
+        as_of = resolve_as_of(understanding, now)
     elif as_of.tzinfo is None:
         as_of = as_of.replace(tzinfo=tz)
     searcher = SemanticSearcher(store, embedder, options=options, parallel=parallel)

@@ -220,5 +220,4 @@ class EngineResult:
     bindings: tuple[Binding, ...] = ()
     examples: tuple[ExampleMatch, ...] = ()
     join_paths: tuple[JoinPath, ...] = ()
-    expansion: str = ""
     elapsed_ms: float = 0.0

@@ -1,7 +1,7 @@
 """Semantic-layer tables (migration ``m003_semantic_layer``) on a ``SQLiteStore``.
 
-Reads and writes go through ``SQLiteStore.connection()``; the document tables are only
-read (``links``, for :func:`walk_links`). Graph walks are recursive CTEs.
+Reads and writes go through ``SQLiteStore.connection()``; the document tables are never
+touched. Join-graph walks are recursive CTEs.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from chronorag.semantic.model import Asset, JoinPath, JoinStep
 from chronorag.store.sqlite import SQLiteStore
 
 __all__ = ["has_layer", "known_ids", "layer_generation", "read_assets", "read_vectors",
-           "walk_joins", "walk_links", "write_layer"]
+           "walk_joins", "write_layer"]
 
 _SEP = "\x1f"  # path separator inside the CTE: a control character no id contains
 
@@ -195,38 +195,3 @@ def walk_joins(store: SQLiteStore, seeds: Sequence[str], *, allowed: Sequence[st
             steps.append(JoinStep(join_id, tables[i], tables[i + 1], on, fanout))
         paths.append(JoinPath(tables, tuple(steps)))
     return paths
-
-
-_LINK_WALK = """
-WITH RECURSIVE edges(a, b, kind) AS (
-    SELECT src_id, dst_id, kind FROM links WHERE kind IN (SELECT value FROM json_each(:kinds))
-    UNION ALL
-    SELECT dst_id, src_id, kind FROM links
-     WHERE :both AND kind IN (SELECT value FROM json_each(:kinds))
-),
-walk(node, depth, path) AS (
-    SELECT value, 0, char(31) || value || char(31) FROM json_each(:ids)
-    UNION ALL
-    SELECT e.b, w.depth + 1, w.path || e.kind || ':' || e.b || char(31)
-      FROM walk w JOIN edges e ON e.a = w.node
-     WHERE w.depth < :depth AND instr(w.path, char(31) || e.b || char(31)) = 0
-       AND instr(w.path, ':' || e.b || char(31)) = 0
-)
-SELECT path FROM walk WHERE depth > 0 ORDER BY depth, path
-"""
-
-
-def walk_links(store: SQLiteStore, ids: Sequence[str], *, depth: int = 3,
-               kinds: Sequence[str] = ("supersedes", "derived_from"),
-               both_directions: bool = True) -> list[tuple[str, ...]]:
-    """Document link paths (``supersedes``/``derived_from``) from ``ids``, shortest first.
-
-    Each path is ``(start, "kind:next", "kind:next", ...)``; ``both_directions`` also
-    follows links backwards (a successor reaches its predecessor and vice versa).
-    """
-    with store.connection() as conn:
-        rows = conn.execute(_LINK_WALK, {"kinds": json.dumps(list(kinds)),
-                                         "both": int(both_directions),
-                                         "ids": json.dumps(list(ids)),
-                                         "depth": depth}).fetchall()
-    return [tuple(p for p in row[0].split(_SEP) if p) for row in rows]

@@ -19,7 +19,9 @@ import numpy as np
 from chronorag.errors import StoreError
 from chronorag.model import Chunk, Document, Granularity, Interval, Mention, Sentence, Status
 from chronorag.store.base import PreparedDocument
-from chronorag.store.migrations import INTERVAL_FIELDS
+
+INTERVAL_FIELDS = ("valid_from", "valid_to", "occurred_at", "published_at", "modified_at")
+"""The document fields stored as interval columns, in column order."""
 
 NO_GRANULARITY = ""
 

@@ -20,8 +20,6 @@ Migration = Callable[[sqlite3.Connection], None]
 
 MIGRATIONS: list[Migration] = []
 
-INTERVAL_FIELDS = ("valid_from", "valid_to", "occurred_at", "published_at", "modified_at")
-
 
 def migration(fn: Migration) -> Migration:
     """Register ``fn`` as the next migration; its ``__name__`` is its recorded name."""
@@ -37,23 +35,25 @@ def _run(db: sqlite3.Connection, statements: list[str]) -> None:
         db.execute(statement)
 
 
-def _interval_columns() -> str:
-    return ",\n".join(
-        f"    {f}_start TEXT, {f}_end TEXT, {f}_gran TEXT" for f in INTERVAL_FIELDS
-    )
-
-
 @migration
 def m001_initial(db: sqlite3.Connection) -> None:
-    """Documents, links, chunks, sentences, vectors and the generation counter."""
+    """Documents, links, chunks, sentences, vectors and the generation counter.
+
+    The interval columns are spelled out rather than derived from the codec's field list:
+    a migration must create the same schema whatever later code declares.
+    """
     _run(db, [
-        f"""CREATE TABLE documents (
+        """CREATE TABLE documents (
     id TEXT PRIMARY KEY,
     title TEXT NOT NULL,
     text TEXT NOT NULL,
     source_type TEXT,
     status TEXT CHECK (status IN ('approved', 'draft', 'retired')),
-{_interval_columns()},
+    valid_from_start TEXT, valid_from_end TEXT, valid_from_gran TEXT,
+    valid_to_start TEXT, valid_to_end TEXT, valid_to_gran TEXT,
+    occurred_at_start TEXT, occurred_at_end TEXT, occurred_at_gran TEXT,
+    published_at_start TEXT, published_at_end TEXT, published_at_gran TEXT,
+    modified_at_start TEXT, modified_at_end TEXT, modified_at_gran TEXT,
     ingested_at TEXT,
     supersedes TEXT NOT NULL,
     derived_from TEXT NOT NULL,
@@ -197,7 +197,7 @@ def _warn_unknown(db: sqlite3.Connection) -> None:
 
 @migration
 def m003_semantic_layer(db: sqlite3.Connection) -> None:
-    """Semantic layer for analytics (issue 7): assets, their vectors and the join graph.
+    """Semantic layer for analytics: assets, their vectors and the join graph.
 
     Additive only. Assets of every kind (table, metric, term, join, example, rule) share
     one table keyed by ``(kind, id)``; ``body`` holds the validated entry as JSON. Joins are
@@ -236,7 +236,7 @@ def m003_semantic_layer(db: sqlite3.Connection) -> None:
 
 @migration
 def m004_people(db: sqlite3.Connection) -> None:
-    """People, their aliases and access grants (issue 6): who may see whose records.
+    """People, their aliases and access grants: who may see whose records.
 
     Additive only. ``documents.subject`` is not a foreign key to ``people``: records may
     name a subject before (or without) a people file, and are then visible to that

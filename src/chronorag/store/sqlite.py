@@ -354,7 +354,7 @@ class SQLiteStore:
         sql = " UNION ALL ".join(f"SELECT '{t}', count(*) FROM {t}" for t in _TABLES)
         return {name: int(n) for name, n in self._query(sql)}
 
-    # -- people and privacy (issue 6) -----------------------------------------------------
+    # -- people and privacy ---------------------------------------------------------------
 
     def replace_people(self, directory: Directory) -> None:
         """Replace the stored people and access grants by ``directory`` atomically."""

@@ -5,6 +5,7 @@
 ``before / last / [None, 2022-01-01)``. The first time expression of the question sets the
 constraint; with no relation word it is ``in``; with no time at all the relation is
 ``none``. See ``chronorag.timex.relations`` for the interval each relation selects.
+``resolve_as_of`` turns the constraint into the time the question is about (its ``as_of``).
 """
 
 from __future__ import annotations
@@ -16,12 +17,12 @@ from chronorag.people.model import Directory
 from chronorag.timex import parse
 from chronorag.timex.pipeline import context, find
 from chronorag.timex.relations import relate
-from chronorag.understand.constraint import build, order_of, time_constraint
+from chronorag.understand.constraint import build, order_of, resolve_as_of, time_constraint
 from chronorag.understand.content import remove_spans
 from chronorag.understand.entities import find_entities
 from chronorag.understand.intent import detect_intent
 
-__all__ = ["understand"]
+__all__ = ["resolve_as_of", "understand"]
 
 
 def understand(question: str, *, now: datetime, tz: tzinfo = UTC,

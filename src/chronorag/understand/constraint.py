@@ -1,11 +1,12 @@
-"""A question's time constraint (relation + order + interval) and its time-free content."""
+"""A question's time constraint (relation + order + interval) and the time it is about."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from datetime import datetime, timedelta
 
-from chronorag.model import Constraint, Order, Relation
+from chronorag.model import Constraint, Order, Relation, Understanding
 from chronorag.timex.engine import Found
 from chronorag.timex.relations import Related, relate
 
@@ -50,3 +51,20 @@ def build(relation: Relation, related: Related | None, order: Order | None) -> C
     if related is None:
         return Constraint(Relation.NONE, order, None)
     return Constraint(relation, order, related.interval)
+
+
+def resolve_as_of(understanding: Understanding, now: datetime) -> datetime:
+    """The time a question is about: its own explicit time, else ``now``.
+
+    "before 2022" / "until 2022" are about the last moment of their span, any other relation
+    about the start of its interval.
+    """
+    constraint = understanding.constraint
+    interval = constraint.interval
+    if interval is None or constraint.relation is Relation.NONE:
+        return now
+    if constraint.relation in (Relation.BEFORE, Relation.UNTIL) and interval.end is not None:
+        return interval.end - timedelta(microseconds=1)
+    if interval.start is not None:
+        return interval.start
+    return now

@@ -5,6 +5,11 @@ Token vectors are the first 128 dimensions of the model's last hidden state, L2-
 with any chunk token (MaxSim). Chunk vectors are computed at rerank time, so the cost is
 one encoder pass per chunk, like the cross-encoder; see benchmarks/results/retrieval.md.
 English only: a mostly-CJK question keeps its retrieval relevance, flagged.
+
+Kept here, outside the package, for ``dense_models.py``: no preset selects it, because with
+chunk token vectors computed at query time it costs what the cross-encoder costs for
+quality within noise of it (benchmarks/results/retrieval.md §3). It would pay only with
+token vectors stored at ingest (~49 KB a chunk), which the store does not hold.
 """
 
 from __future__ import annotations
