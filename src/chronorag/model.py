@@ -275,7 +275,7 @@ class Query:
     understanding: Understanding
     user: str | None = None
     k: int = 5
-    # Issue 6: an admin sees every record, whatever its subject (the CLI's ``--admin``).
+    # An admin sees every record, whatever its subject (the CLI's ``--admin``).
     admin: bool = False
 
     @property
@@ -318,8 +318,8 @@ class Evidence:
     flags: tuple[str, ...]
     score: float
     scores: Mapping[str, float]
-    # Added for the answer stage (issue 5): who owns the source, when it was published
-    # and the chunk sentence that best answers the question. Defaults keep old callers valid.
+    # What the answer stage shows beside the text: who owns the source, when it was
+    # published, and the chunk sentence that best answers the question (None: not known).
     owner: str | None = None
     published_at: str | None = None
     sentence: str | None = None
@@ -352,8 +352,8 @@ class Answer:
     upcoming: tuple[Evidence, ...] = ()
     flags: tuple[str, ...] = ()
     timings_ms: Mapping[str, float] = field(default_factory=dict)
-    # Additive top-level keys of ``to_json`` from optional stages (issue 7: "semantic");
-    # they never override a key of the contract above.
+    # Additive top-level keys of ``to_json`` from optional stages (e.g. "semantic"); they
+    # never override a key of the contract above.
     extras: Mapping[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:

@@ -217,6 +217,29 @@ def test_authority_breaks_near_ties_only() -> None:
     assert [h.chunk.doc_id for h in evidence] == ["forum", "wiki", "policy"]
 
 
+def test_authority_never_moves_a_hit_across_time_tiers() -> None:
+    """The temporal stage orders by tier first; a near-equal score in a lower tier (here a
+    policy that violates the asked time) stays below a forum post that satisfies it."""
+    docs = {d.id: d for d in [Document(id="forum", text="", source_type="forum"),
+                              Document(id="policy", text="", source_type="policy")]}
+    index = ValidityIndex.build(docs.values())
+    satisfies = chunk_hit("forum", 0.50, scores={"time_tier": 2.0})
+    violates = chunk_hit("policy", 0.505, scores={"time_tier": 0.0})
+    evidence, _ = apply_validity([satisfies, violates], documents=docs, index=index,
+                                 as_of=AS_OF)
+    assert [h.chunk.doc_id for h in evidence] == ["forum", "policy"]
+    # Same tier, other first/last moment: the temporal order holds too.
+    earlier = chunk_hit("forum", 0.50, scores={"time_tier": 2.0, "time_order": 2.0})
+    later = chunk_hit("policy", 0.505, scores={"time_tier": 2.0, "time_order": 1.0})
+    evidence, _ = apply_validity([earlier, later], documents=docs, index=index, as_of=AS_OF)
+    assert [h.chunk.doc_id for h in evidence] == ["forum", "policy"]
+    # One group: authority breaks the near-tie as before.
+    same = [chunk_hit("forum", 0.50, scores={"time_tier": 2.0}),
+            chunk_hit("policy", 0.495, scores={"time_tier": 2.0})]
+    evidence, _ = apply_validity(same, documents=docs, index=index, as_of=AS_OF)
+    assert [h.chunk.doc_id for h in evidence] == ["policy", "forum"]
+
+
 def test_newer_version_of_same_lineage_first_on_ties() -> None:
     # v2 supersedes v1 but has no valid_from: it supersedes from its published_at; before
     # that both apply and, tied, the newer version goes first.

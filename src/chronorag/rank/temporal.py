@@ -188,8 +188,8 @@ class ChronoTemporal:
             semantic = relevance[position]
             fit = chunk_fit(hit, constraint)
             relevant = semantic >= self.gate * best
-            scored.append((self._key(semantic / best, fit, relevant, constraint, position),
-                           self._annotate(hit, semantic, fit)))
+            key = self._key(semantic / best, fit, relevant, constraint, position)
+            scored.append((key, self._annotate(hit, semantic, fit, key)))
         scored.sort(key=lambda pair: pair[0], reverse=True)
         return [hit for _, hit in scored]
 
@@ -219,11 +219,19 @@ class ChronoTemporal:
         return (float(relevant), float(fit.tier if relevant else 0), order_key,
                 rel * fit.fit ** self.fit_weight, rel * fit.fit, -position)
 
-    @staticmethod
-    def _annotate(hit: Hit, semantic: float, fit: SentenceFit) -> Hit:
+    def _annotate(self, hit: Hit, semantic: float, fit: SentenceFit,
+                  key: tuple[float, ...]) -> Hit:
         flags = {VIOLATES: ("violates_time",), UNKNOWN: ("time_unknown",),
                  SATISFIES: ("time_verified",)}[fit.tier]
-        updated = with_scores(hit, flags=flags, temporal=fit.fit)
+        # The part of the sort key above relevance, so later stages reorder near-ties only
+        # among hits that share it: the tier (-1 below the relevance gate) and, for a
+        # first/last question, the moment that orders the satisfying hits.
+        group: dict[str, float] = {}
+        if self.mode != "product":
+            group["time_tier"] = key[1] if key[0] else -1.0
+            if key[2]:
+                group["time_order"] = key[2]
+        updated = with_scores(hit, flags=flags, temporal=fit.fit, **group)
         return Hit(chunk=updated.chunk, score=semantic * fit.fit, scores=updated.scores,
                    best_sentence=fit.sentence_index, flags=updated.flags,
                    applicable=updated.applicable)

@@ -263,17 +263,25 @@ def apply_validity(
 
 def _break_ties(hits: list[Hit], *, documents: Mapping[str, Document], index: ValidityIndex,
                 prior: AuthorityPrior, epsilon: float) -> list[Hit]:
-    """Reorder bands of near-equal scores by authority prior, then versions newest first."""
+    """Reorder bands of near-equal scores in one time group by authority prior, then
+    versions newest first."""
     result: list[Hit] = []
     i = 0
     while i < len(hits):
         j = i + 1
-        while j < len(hits) and abs(hits[i].score - hits[j].score) <= epsilon:
+        while (j < len(hits) and abs(hits[i].score - hits[j].score) <= epsilon
+               and _time_group(hits[j]) == _time_group(hits[i])):
             j += 1
         band = sorted(hits[i:j], key=lambda h: -prior.prior(_source_type(h, documents)))
         result.extend(_order_versions(band, index=index))
         i = j
     return result
+
+
+def _time_group(hit: Hit) -> tuple[float | None, float | None]:
+    """Where the temporal stage put ``hit`` above relevance (tier, first/last moment): the
+    list is ordered by it, so only hits sharing it may swap."""
+    return hit.scores.get("time_tier"), hit.scores.get("time_order")
 
 
 def _source_type(hit: Hit, documents: Mapping[str, Document]) -> str | None:
