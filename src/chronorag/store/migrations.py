@@ -128,10 +128,15 @@ def applied(db: sqlite3.Connection) -> list[str]:
 
 def _pending(db: sqlite3.Connection) -> list[str]:
     """Names of the registered migrations ``db`` has not recorded; a read, no lock."""
+    done = _recorded(db)
+    return [m.__name__ for m in MIGRATIONS if m.__name__ not in done]
+
+
+def _recorded(db: sqlite3.Connection) -> set[str]:
+    """The migrations ``db`` records; none before its first migration made the table."""
     has_table = db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' "
                            "AND name = '_migrations'").fetchone() is not None
-    done = set(applied(db)) if has_table else set()
-    return [m.__name__ for m in MIGRATIONS if m.__name__ not in done]
+    return set(applied(db)) if has_table else set()
 
 
 def _begin(db: sqlite3.Connection) -> None:
@@ -187,9 +192,7 @@ def _apply(db: sqlite3.Connection, fn: Migration,
 
 
 def _warn_unknown(db: sqlite3.Connection) -> None:
-    has_table = db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' "
-                           "AND name = '_migrations'").fetchone() is not None
-    unknown = (set(applied(db)) if has_table else set()) - {m.__name__ for m in MIGRATIONS}
+    unknown = _recorded(db) - {m.__name__ for m in MIGRATIONS}
     if unknown:
         log.warning("database has migrations this chronorag does not know: %s; "
                     "it was written by a newer version", sorted(unknown))
