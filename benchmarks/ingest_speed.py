@@ -15,8 +15,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from chronorag.engine import Engine
-from chronorag.indexer import _embed_text, with_event_time
 from chronorag.ingest import chunk_document, load_paths
+from chronorag.pipeline.ingest import _embed_text, with_event_time
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
 ROOT = Path(__file__).resolve().parents[1]

@@ -207,7 +207,7 @@ def concurrent(work: Path) -> list[tuple[str, int, int, int]]:
 
 def corpora(work: Path) -> list[tuple[str, int, int, float, str]]:
     """Ingest corpora nobody here tuned on; any error is a failure."""
-    from chronorag.indexer import ingest_paths
+    from chronorag.pipeline.ingest import ingest_paths
     from chronorag.store.sqlite import SQLiteStore
     from conftest import HashEmbedder
 
@@ -236,7 +236,7 @@ def batches(work: Path) -> list[tuple[str, float, float]]:
     """What committing in batches costs: the same ingest in batches of 64 documents and in
     one transaction, in this process (the test embedder makes the commit share the largest
     it can be; with e5 embedding dominates)."""
-    from chronorag.indexer import Batching, ingest_paths
+    from chronorag.pipeline.ingest import Batching, ingest_paths
     from chronorag.store.sqlite import SQLiteStore
     from conftest import HashEmbedder
 

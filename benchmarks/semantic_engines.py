@@ -19,7 +19,7 @@ import time
 from datetime import UTC, datetime
 from pathlib import Path
 
-from chronorag.indexer import ingest_paths
+from chronorag.pipeline.ingest import ingest_paths
 from chronorag.retrieve.embedders import EMBEDDERS
 from chronorag.semantic.engines import QueryVectors
 from chronorag.semantic.model import SemanticRequest

@@ -495,7 +495,7 @@ def test_db_defaults_to_chronorag_db_in_cwd(tmp_path: Path, monkeypatch: pytest.
 def test_unexpected_error_is_one_line_without_traceback(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
         test_embedders: tuple[str, ...]) -> None:
-    from chronorag import indexer
+    from chronorag.pipeline import ingest as indexer
 
     db = tmp_path / "kb.db"
     with SQLiteStore(db) as store:

@@ -25,8 +25,8 @@ import pytest
 
 from chronorag import cli, deps
 from chronorag.errors import ChronoragError, MissingDependencyError
-from chronorag.indexer import ingest_paths
 from chronorag.ingest.sentences import split_sentences
+from chronorag.pipeline.ingest import ingest_paths
 from chronorag.rank import rerank_ce
 from chronorag.retrieve import tokenize
 from chronorag.retrieve.embed_e5 import E5Embedder

@@ -13,7 +13,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from chronorag import render
 from chronorag.clock import system_now
 from chronorag.errors import ChronoragError, ConfigError, TimeParseError, ValidationError
-from chronorag.indexer import Batching
+from chronorag.pipeline.ingest import Batching
 
 
 def _iso(value: str) -> datetime:

@@ -12,10 +12,16 @@ from chronorag.answer.build import build_answer
 from chronorag.clock import system_now
 from chronorag.config import SearchConfig, get_preset
 from chronorag.errors import ConfigError
-from chronorag.indexer import Batching, IngestReport, Progress, ingest_paths, reindex_documents
 from chronorag.model import Answer, Query
 from chronorag.people import Directory, load_directory
-from chronorag.searcher import Components, Ranked, search
+from chronorag.pipeline.ingest import (
+    Batching,
+    IngestReport,
+    Progress,
+    ingest_paths,
+    reindex_documents,
+)
+from chronorag.pipeline.search import Components, Ranked, search
 from chronorag.semantic import for_ask
 from chronorag.store.base import Store
 from chronorag.understand import resolve_as_of, understand

@@ -7,9 +7,9 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from rich.markup import escape
 
-from chronorag.indexer import IngestReport
 from chronorag.model import Answer, Evidence
 from chronorag.people.model import Directory
+from chronorag.pipeline.ingest import IngestReport
 
 if TYPE_CHECKING:
     from chronorag.review import ReviewReport

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from chronorag.indexer import ingest_paths
+from chronorag.pipeline.ingest import ingest_paths
 from chronorag.store.sqlite import SQLiteStore
 
 from ..conftest import HashEmbedder as _HashEmbedder

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from chronorag import cli
 from chronorag.engine import Engine
 from chronorag.errors import ValidationError
-from chronorag.indexer import ingest_paths
+from chronorag.pipeline.ingest import ingest_paths
 from chronorag.semantic.context import build_context
 from chronorag.semantic.pack import CATEGORIES, estimate_tokens
 from chronorag.semantic.store import read_assets

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from chronorag import indexer
 from chronorag.errors import IngestError, ValidationError
-from chronorag.indexer import Batching, ingest_paths, reindex_documents
+from chronorag.pipeline import ingest as indexer
+from chronorag.pipeline.ingest import Batching, ingest_paths, reindex_documents
 from chronorag.store.sqlite import SQLiteStore
 
 NOW = datetime(2026, 11, 30, tzinfo=UTC)
@@ -157,7 +157,7 @@ import json, resource, sys
 sys.path.insert(0, sys.argv[3])
 from conftest import HashEmbedder
 from datetime import datetime, UTC
-from chronorag.indexer import ingest_paths
+from chronorag.pipeline.ingest import ingest_paths
 from chronorag.store.sqlite import SQLiteStore
 store = SQLiteStore(sys.argv[2])
 store.write([])
