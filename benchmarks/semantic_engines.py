@@ -21,6 +21,7 @@ from pathlib import Path
 
 from chronorag.pipeline.ingest import ingest_paths
 from chronorag.retrieve.embedders import EMBEDDERS
+from chronorag.semantic import SemanticLayer
 from chronorag.semantic.engines import QueryVectors
 from chronorag.semantic.model import SemanticRequest
 from chronorag.semantic.pipeline import PARALLEL, SemanticSearcher, run_stage
@@ -72,7 +73,8 @@ def main() -> None:
     args = parser.parse_args()
     embedder = EMBEDDERS.create(args.embedder)
     with tempfile.TemporaryDirectory() as tmp, SQLiteStore(Path(tmp) / "kb.db") as store:
-        ingest_paths(store, [LAYER], embedders=[embedder], now=NOW, tz=UTC)
+        ingest_paths(store, [LAYER], embedders=[embedder], now=NOW, tz=UTC,
+                     extensions=[SemanticLayer(store=store, embedder=lambda: embedder)])
         searcher = SemanticSearcher(store, embedder)
         qs = questions()
         measure(searcher, qs[0])  # warm-up: model load, jieba dictionary, BM25 index

@@ -249,15 +249,13 @@ def _context(args: argparse.Namespace) -> int:
     from chronorag.engine import Engine
     from chronorag.semantic import build_context
     from chronorag.semantic.render import render_pack
-    from chronorag.semantic.store import has_layer
-    from chronorag.store.sqlite import SQLiteStore
 
     if args.budget is not None and args.budget < 0:
         raise ConfigError("--budget must be a number of tokens >= 0")
     db = args.db or _db_default()
     with Engine(db, tz=_tz(args)) as engine:
         store = engine.store
-        if not isinstance(store, SQLiteStore) or not has_layer(store):
+        if store.layer_generation() == 0:
             raise ConfigError(f"the store {db!r} has no semantic layer; ingest one first: "
                               "chronorag ingest layer.yaml")
         pack = build_context(

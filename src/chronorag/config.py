@@ -26,6 +26,8 @@ class SearchConfig:
         embedder: registered embedder name for dense retrieval.
         min_semantic: below this semantic score nothing counts as relevant.
         validity: apply source-validity rules (supersession, drafts, dates).
+        extensions: registered components beside the document pipeline, by name (see
+            ``chronorag.extensions``); each adds to ``ask`` and may take files from ingest.
     """
 
     name: str
@@ -39,6 +41,7 @@ class SearchConfig:
     embedder: str = "e5-small"
     min_semantic: float = 0.05
     validity: bool = True
+    extensions: tuple[str, ...] = ("semantic",)
 
 
 PRESETS: dict[str, SearchConfig] = {

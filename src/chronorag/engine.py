@@ -12,6 +12,7 @@ from chronorag.answer.build import build_answer
 from chronorag.clock import system_now
 from chronorag.config import SearchConfig, get_preset
 from chronorag.errors import ConfigError
+from chronorag.extensions import Extension, IngestExtension, create_extensions
 from chronorag.model import Answer, Query
 from chronorag.people import Directory, load_directory
 from chronorag.pipeline.ingest import (
@@ -22,7 +23,6 @@ from chronorag.pipeline.ingest import (
     reindex_documents,
 )
 from chronorag.pipeline.search import Components, Ranked, search
-from chronorag.semantic import for_ask
 from chronorag.store.base import Store
 from chronorag.understand import resolve_as_of, understand
 
@@ -62,6 +62,9 @@ class Engine:
         self.tz = tz
         self.clock = clock
         self.components = Components(store)
+        self.extensions: dict[str, Extension] = create_extensions(
+            self.config.extensions, store=store,
+            embedder=lambda: self.components.embedder(self.config.embedder))
         self._vectors_checked: int | None = None
 
     def ingest(
@@ -82,6 +85,7 @@ class Engine:
             self.store, [paths] if isinstance(paths, str | Path) else paths,
             embedders=[embedder], now=now or self.clock(), tz=self.tz, progress=progress,
             batching=batching or Batching(),
+            extensions=[e for e in self.extensions.values() if isinstance(e, IngestExtension)],
         )
         if report.added or report.replaced:
             self._record_embedder()
@@ -181,13 +185,14 @@ class Engine:
             query, ranked.hits, upcoming=ranked.upcoming, documents=ranked.documents,
             min_semantic=self.config.min_semantic, timings_ms=timings, tz=self.tz,
         )
-        # Analytics questions need the layer's terms, approved examples and join paths
-        # beside the evidence; a store without a semantic layer gives None here.
-        semantic = for_ask(self.store, query,
-                           embedder=self.components.embedder(self.config.embedder))
-        if semantic is None:
-            return answer
-        return replace(answer, extras={**answer.extras, "semantic": semantic.to_json()})
+        # Extensions add beside the evidence (the semantic layer: terms, approved examples
+        # and join paths for analytics questions); one without anything to add costs a check.
+        extras = dict(answer.extras)
+        for name, extension in self.extensions.items():
+            added = extension.extend(query)
+            if added is not None:
+                extras[name] = added
+        return replace(answer, extras=extras) if extras != answer.extras else answer
 
     def load_people(self, path: str | Path) -> Directory:
         """Validate a people file and replace the stored people and access grants with it.

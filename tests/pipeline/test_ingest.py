@@ -178,7 +178,7 @@ def test_memory_does_not_grow_with_the_file(tmp_path: Path) -> None:
     size_kb = path.stat().st_size // 1024
     assert size_kb > 38_000
     out = subprocess.run([sys.executable, "-c", _MEASURE, str(path), str(tmp_path / "kb.db"),
-                          str(Path(__file__).parent)], capture_output=True, text=True,
+                          str(Path(__file__).parents[1])], capture_output=True, text=True,
                          check=True, timeout=600)
     result = json.loads(out.stdout)
     assert result["added"] == 4_000

@@ -8,7 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from chronorag.pipeline.ingest import ingest_paths
+from chronorag.pipeline.ingest import IngestReport, ingest_paths
+from chronorag.semantic import SemanticLayer
+from chronorag.store.base import Store
 from chronorag.store.sqlite import SQLiteStore
 
 from ..conftest import HashEmbedder as _HashEmbedder
@@ -25,6 +27,14 @@ class HashEmbedder(_HashEmbedder):
         super().__init__("use-m3", dim=256)
 
 
+def ingest(store: Store, *paths: Path) -> IngestReport:
+    """Ingest documents and layer files as the engine does (the layer as an extension)."""
+    embedder = HashEmbedder()
+    layer = SemanticLayer(store=store, embedder=lambda: embedder)
+    return ingest_paths(store, list(paths), embedders=[embedder], now=NOW, tz=UTC,
+                        extensions=[layer])
+
+
 @pytest.fixture(scope="session")
 def embedder() -> HashEmbedder:
     return HashEmbedder()
@@ -34,6 +44,6 @@ def embedder() -> HashEmbedder:
 def retail(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SQLiteStore]:
     """A store holding the retail layer (module-scoped: tests only read it)."""
     store = SQLiteStore(tmp_path_factory.mktemp("semantic") / "retail.db")
-    ingest_paths(store, [RETAIL], embedders=[HashEmbedder()], now=NOW, tz=UTC)
+    ingest(store, RETAIL)
     yield store
     store.close()

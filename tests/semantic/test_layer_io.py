@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from datetime import UTC
 from pathlib import Path
 from typing import Any
 
@@ -14,13 +13,12 @@ from hypothesis import strategies as st
 from chronorag import cli
 from chronorag.engine import Engine
 from chronorag.errors import ValidationError
-from chronorag.pipeline.ingest import ingest_paths
 from chronorag.semantic.context import build_context
 from chronorag.semantic.pack import CATEGORIES, estimate_tokens
 from chronorag.semantic.store import read_assets
 from chronorag.store.sqlite import SQLiteStore
 
-from .conftest import NOW, RETAIL, HashEmbedder
+from .conftest import NOW, RETAIL, HashEmbedder, ingest
 
 BAD_YAML = """\
 tables:
@@ -46,7 +44,7 @@ terms:
 
 
 def _ingest(store: SQLiteStore, *paths: Path) -> Any:
-    return ingest_paths(store, list(paths), embedders=[HashEmbedder()], now=NOW, tz=UTC)
+    return ingest(store, *paths)
 
 
 def test_estimator_counts_words_and_cjk() -> None:

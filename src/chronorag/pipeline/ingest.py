@@ -4,7 +4,8 @@ Every file is validated before anything is written, so a file with any invalid d
 changes nothing. Then documents stream through in batches: each batch is chunked, embedded
 and written in its own transaction, so memory stays bounded by the batch and a killed
 ingest keeps every batch it committed (running it again skips them as unchanged). When the
-ingest carries a semantic layer, its documents and the layer commit in one transaction.
+ingest carries files an extension claims (a semantic layer), they commit in one transaction
+with its documents.
 """
 
 from __future__ import annotations
@@ -17,12 +18,24 @@ from pathlib import Path
 
 import numpy as np
 
-from chronorag.errors import ChronoragError, IngestError, StoreError
-from chronorag.ingest import CHUNKER_VERSION, check_paths, chunk_document, read_documents
+from chronorag.errors import (
+    ChronoragError,
+    FieldError,
+    IngestError,
+    StoreError,
+    ValidationError,
+)
+from chronorag.extensions import Claim, IngestExtension
+from chronorag.ingest import (
+    CHUNKER_VERSION,
+    CheckedFile,
+    check_paths,
+    chunk_document,
+    read_documents,
+)
 from chronorag.model import Chunk, Document, Interval, Mention
 from chronorag.retrieve.base import Embedder
-from chronorag.semantic.ingest import store_layer, validate_all
-from chronorag.store.base import PreparedDocument, Store, derivation
+from chronorag.store.base import PreparedDocument, Store, WriteReport, derivation
 
 log = logging.getLogger(__name__)
 
@@ -78,15 +91,16 @@ def ingest_paths(
     tz: tzinfo,
     progress: Progress | None = None,
     batching: Batching = Batching(),
+    extensions: Sequence[IngestExtension] = (),
 ) -> IngestReport:
     """Validate every file, then store its documents in committed batches.
 
-    Raises ``ValidationError`` before anything is written when any document is invalid.
-    A document is unchanged (skipped) when its text, chunker version and embedders all
-    match what is stored.
+    Raises ``ValidationError`` before anything is written when any document (or any
+    file an extension claims) is invalid. A document is unchanged (skipped) when its
+    text, chunker version and embedders all match what is stored. What ``extensions``
+    claim is written in one transaction with the documents.
     """
-    files, layer = validate_all(store, paths, tz=tz,
-                                load_documents=lambda p: check_paths(p, tz=tz))
+    files, claims = _validate(paths, tz=tz, extensions=extensions)
     total = sum(f.documents for f in files)
     tally = _Tally()
     stamp = derivation(CHUNKER_VERSION, [e.name for e in embedders])
@@ -99,18 +113,46 @@ def ingest_paths(
                 if progress is not None:
                     progress(tally.done, total)
 
-    layer_keys: tuple[list[str], list[str], list[str]] = ([], [], [])
-    if not layer:
+    written: list[WriteReport] = []
+    if not claims:
         run()
     else:
         with store.atomic():
             run()
-            layer_keys = store_layer(store, layer, embedders=embedders, now=now)
+            written = [c.write(embedders=embedders, now=now) for c in claims]
     return IngestReport(
-        files=len(files) + len({a.source.rsplit(":", 1)[0] for a in layer}),
-        added=(*tally.added, *layer_keys[0]), replaced=(*tally.replaced, *layer_keys[1]),
-        unchanged=(*tally.unchanged, *layer_keys[2]), chunks=tally.chunks,
+        files=len(files) + sum(c.files for c in claims),
+        added=(*tally.added, *(k for w in written for k in w.added)),
+        replaced=(*tally.replaced, *(k for w in written for k in w.replaced)),
+        unchanged=(*tally.unchanged, *(k for w in written for k in w.unchanged)),
+        chunks=tally.chunks,
     )
+
+
+def _validate(paths: Sequence[str | Path], *, tz: tzinfo,
+              extensions: Sequence[IngestExtension]) -> tuple[list[CheckedFile], list[Claim]]:
+    """The document files, checked, and what each extension claimed: one
+    ``ValidationError`` with every problem of both, before anything is written."""
+    claims: list[Claim] = []
+    rest: Sequence[str | Path] = paths
+    for extension in extensions:
+        claim = extension.claim(rest, tz=tz)
+        if claim.files or claim.errors:
+            claims.append(claim)
+        rest = claim.documents
+    if not claims:
+        return check_paths(rest, tz=tz), []
+    errors: list[FieldError] = []
+    files: list[CheckedFile] = []
+    if rest:
+        try:
+            files = check_paths(rest, tz=tz)
+        except ValidationError as exc:
+            errors += exc.errors
+    errors += [e for c in claims for e in c.errors]
+    if errors:
+        raise ValidationError(errors)
+    return files, claims
 
 
 def reindex_documents(store: Store, *, embedders: Sequence[Embedder], force: bool = False,

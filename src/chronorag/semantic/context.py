@@ -1,4 +1,4 @@
-"""The context pack for text-to-SQL (``chronorag context``) and the hook for ``ask``."""
+"""The context pack for text-to-SQL (``chronorag context``) and what ``ask`` adds."""
 
 from __future__ import annotations
 
@@ -7,15 +7,13 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, tzinfo
 from typing import Any
 
-from chronorag.model import Query
 from chronorag.retrieve.base import Embedder
 from chronorag.semantic.index import LayerIndex
 from chronorag.semantic.model import Binding, ExampleMatch, JoinPath, SemanticOptions
 from chronorag.semantic.pack import DEFAULT_SHARES, Item, Pack, pack
 from chronorag.semantic.pipeline import Retrieval, SemanticSearcher
 from chronorag.semantic.rerank import Reranked, Scored, rerank
-from chronorag.semantic.store import has_layer
-from chronorag.store.sqlite import SQLiteStore
+from chronorag.store.base import Store
 
 
 @dataclass(frozen=True)
@@ -62,21 +60,7 @@ class ContextPack:
         return self.pack.text()
 
 
-def for_ask(store: object, query: Query, *, embedder: Embedder,
-            options: SemanticOptions | None = None) -> SemanticContext | None:
-    """R, D and G for an ordinary question; ``None`` when the store has no semantic layer.
-
-    Never raises for a store without a layer, so ``Engine.ask`` can call it on any store.
-    """
-    if not isinstance(store, SQLiteStore) or not has_layer(store):
-        return None
-    searcher = SemanticSearcher(store, embedder, options=options)
-    found = searcher.retrieve(query.text, content=query.content, as_of=query.as_of,
-                              engines=("terms", "examples"), corrective=False)
-    return SemanticContext(found.bindings, found.join_paths, found.examples)
-
-
-def build_context(store: SQLiteStore, question: str, *, now: datetime, embedder: Embedder,
+def build_context(store: Store, question: str, *, now: datetime, embedder: Embedder,
                   as_of: datetime | None = None, budget: int | None = None,
                   shares: Mapping[str, float] = DEFAULT_SHARES,
                   options: SemanticOptions | None = None, tz: tzinfo = UTC,

@@ -28,7 +28,7 @@ from chronorag.semantic.model import (
     key_of,
 )
 from chronorag.semantic.terms import TermMatcher
-from chronorag.store.sqlite import SQLiteStore
+from chronorag.store.base import Store
 
 _APPROVED = frozenset({"approved", "certified"})
 
@@ -138,7 +138,9 @@ class ExampleEngine:
         keys, matrix = self._index.vectors_for(frozenset({"example"}))
         if not keys:
             return EngineResult(self.name)
-        sims = matrix @ self._vectors.get(request.question)
+        # What is asked, not when: the asked time is applied through ``as_of``, and this is
+        # the text dense retrieval of the same question embeds (one embedding per ask).
+        sims = matrix @ self._vectors.get(request.content or request.question)
         found = []
         for i in np.argsort(-sims, kind="stable"):
             asset = self._index.assets[keys[i]]
@@ -157,7 +159,7 @@ class GraphEngine:
 
     name = "graph"
 
-    def __init__(self, index: LayerIndex, store: SQLiteStore) -> None:
+    def __init__(self, index: LayerIndex, store: Store) -> None:
         self._index = index
         self._store = store
 
@@ -172,7 +174,8 @@ class GraphEngine:
             return EngineResult(self.name)
         allowed = [a.id for a in index.assets.values()
                    if a.kind == "join" and index.applicable(a.key, as_of=request.as_of)]
-        paths = sstore.walk_joins(self._store, seeds, allowed=allowed,
+        joins = {a.id: a for a in index.assets.values() if a.kind == "join"}
+        paths = sstore.walk_joins(self._store, seeds, allowed=allowed, joins=joins,
                                   depth=request.options.join_depth)
         return EngineResult(self.name, join_paths=tuple(
             rank_paths(paths, seeds, limit=request.options.max_paths)))

@@ -7,8 +7,6 @@ dictionary, a BM25 index over descriptions and the stored vectors.
 
 from __future__ import annotations
 
-import threading
-import weakref
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
@@ -22,7 +20,7 @@ from chronorag.rank.validity import ValidityIndex
 from chronorag.retrieve.tokenize import tokenize
 from chronorag.semantic import store as sstore
 from chronorag.semantic.model import Asset, key_of
-from chronorag.store.sqlite import SQLiteStore
+from chronorag.store.base import Store
 
 SEARCHABLE: frozenset[str] = frozenset({"table", "column", "metric", "rule"})
 """Kinds the dense and keyword engines search over."""
@@ -124,20 +122,7 @@ def _start(asset: Asset) -> datetime:
     return start or datetime.min.replace(tzinfo=UTC)
 
 
-_CACHE: weakref.WeakKeyDictionary[SQLiteStore, tuple[tuple[int, str], LayerIndex]] = (
-    weakref.WeakKeyDictionary())
-_CACHE_LOCK = threading.Lock()
-
-
-def layer_index(store: SQLiteStore, *, embedder: str) -> LayerIndex:
-    """The store's layer index for ``embedder``, cached until the layer changes."""
-    stamp = (sstore.layer_generation(store), embedder)
-    with _CACHE_LOCK:
-        cached = _CACHE.get(store)
-        if cached is not None and cached[0] == stamp:
-            return cached[1]
-    keys, matrix = sstore.read_vectors(store, embedder)
-    index = LayerIndex.build(sstore.read_assets(store), keys=keys, vectors=matrix)
-    with _CACHE_LOCK:
-        _CACHE[store] = (stamp, index)
-    return index
+def load_index(store: Store, *, embedder: str) -> LayerIndex:
+    """The layer stored in ``store`` indexed, with the vectors of ``embedder``."""
+    keys, matrix = store.layer_vectors(embedder)
+    return LayerIndex.build(sstore.read_assets(store), keys=keys, vectors=matrix)

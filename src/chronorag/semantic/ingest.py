@@ -2,20 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime, tzinfo
 from pathlib import Path
-from typing import TypeVar
 
-from chronorag.errors import FieldError, StoreError, ValidationError
+from chronorag.errors import FieldError, ValidationError
 from chronorag.ingest import loaders
 from chronorag.retrieve.base import Embedder
 from chronorag.semantic import store as sstore
 from chronorag.semantic.index import SEARCHABLE, expand_columns
 from chronorag.semantic.load import LAYER_SUFFIXES, find_layer_files, load_layers
 from chronorag.semantic.model import Asset
-
-T = TypeVar("T")
+from chronorag.store.base import Store, WriteReport
 
 _EMBEDDED = SEARCHABLE | {"example"}
 
@@ -39,41 +38,44 @@ def _has_documents(folder: Path) -> bool:
     return any(p.suffix.lower() in loaders.SUFFIXES for p in folder.rglob("*") if p.is_file())
 
 
-def validate_all(store: object, paths: Sequence[str | Path], *, tz: tzinfo,
-                 load_documents: Callable[[Sequence[str | Path]], list[T]],
-                 ) -> tuple[list[T], list[Asset]]:
-    """Documents and layer assets of ``paths``; one ``ValidationError`` with every problem
-    of both, before anything is written."""
+@dataclass(frozen=True)
+class LayerClaim:
+    """The layer files of one ingest, validated: ``assets`` are written by ``write``
+    (inside the ingest's transaction); ``documents`` are the paths left to the document
+    loader and ``errors`` every problem found in the layer files."""
+
+    store: Store
+    documents: tuple[str | Path, ...]
+    files: int
+    assets: tuple[Asset, ...] = ()
+    errors: tuple[FieldError, ...] = ()
+
+    def write(self, *, embedders: Sequence[Embedder], now: datetime) -> WriteReport:
+        added, replaced, unchanged = store_layer(self.store, self.assets, embedders=embedders,
+                                                 now=now)
+        return WriteReport(tuple(added), tuple(replaced), tuple(unchanged))
+
+
+def claim_layers(store: Store, paths: Sequence[str | Path], *, tz: tzinfo) -> LayerClaim:
+    """Split the layer files from ``paths`` and validate them against ``store``'s layer
+    (a file may refer to tables or metrics stored by an earlier ingest)."""
     doc_paths, layer_files = split_paths(paths)
     if not layer_files:
-        return load_documents(paths), []
-    errors: list[FieldError] = []
-    files: list[T] = []
-    assets: list[Asset] = []
-    if doc_paths:
-        try:
-            files = load_documents(doc_paths)
-        except ValidationError as exc:
-            errors += exc.errors
-    if not isinstance(store, sstore.SQLiteStore):
-        raise StoreError("semantic layers need the SQLite store; open the engine on a .db file")
+        return LayerClaim(store, tuple(paths), 0)
     try:
         assets = load_layers(layer_files, tz=tz, known=sstore.known_ids(store))
     except ValidationError as exc:
-        errors += exc.errors
-    if errors:
-        raise ValidationError(errors)
-    return files, assets
+        return LayerClaim(store, tuple(doc_paths), len(layer_files), errors=tuple(exc.errors))
+    files = len({a.source.rsplit(":", 1)[0] for a in assets})
+    return LayerClaim(store, tuple(doc_paths), files, tuple(assets))
 
 
-def store_layer(store: object, assets: Sequence[Asset], *, embedders: Sequence[Embedder],
+def store_layer(store: Store, assets: Sequence[Asset], *, embedders: Sequence[Embedder],
                 now: datetime) -> tuple[list[str], list[str], list[str]]:
     """Embed new or changed assets and upsert them in one transaction; keys added,
     replaced and unchanged."""
     if not assets:
         return [], [], []
-    if not isinstance(store, sstore.SQLiteStore):
-        raise StoreError("semantic layers need the SQLite store; open the engine on a .db file")
     stored = sstore.stored_hashes(store)
     changed = [a for a in assets if stored.get(a.key) != sstore.content_hash(a)]
     targets = [a for a in expand_columns(changed) if a.kind in _EMBEDDED]

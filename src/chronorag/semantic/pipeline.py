@@ -24,7 +24,7 @@ from chronorag.semantic.engines import (
     SemanticEngine,
     TermEngine,
 )
-from chronorag.semantic.index import LayerIndex, layer_index
+from chronorag.semantic.index import LayerIndex, load_index
 from chronorag.semantic.model import (
     Binding,
     Candidate,
@@ -36,7 +36,7 @@ from chronorag.semantic.model import (
     key_of,
 )
 from chronorag.semantic.terms import TermMatcher
-from chronorag.store.sqlite import SQLiteStore
+from chronorag.store.base import Store
 
 PARALLEL: tuple[str, ...] = ("terms", "dense", "keyword", "examples")
 """Engines of the parallel stage; ``graph`` runs after them on what they found."""
@@ -73,17 +73,21 @@ def grade(bindings: Sequence[Binding], examples: Sequence[ExampleMatch],
 
 
 class SemanticSearcher:
-    """The engines over one store's semantic layer (snapshot taken at construction)."""
+    """The engines over one store's semantic layer (snapshot taken at construction).
 
-    def __init__(self, store: SQLiteStore, embedder: Embedder, *,
+    ``index`` and ``matcher`` are built from the store unless given; a long-lived
+    ``SemanticLayer`` passes the ones it keeps for the current layer generation.
+    """
+
+    def __init__(self, store: Store, embedder: Embedder, *,
                  options: SemanticOptions | None = None, parallel: bool = True,
-                 index: LayerIndex | None = None) -> None:
+                 index: LayerIndex | None = None, matcher: TermMatcher | None = None) -> None:
         self.store = store
         self.embedder = embedder
         self.options = options or SemanticOptions()
         self.parallel = parallel
-        self.index = index or layer_index(store, embedder=embedder.name)
-        self.matcher = TermMatcher(self.index)
+        self.index = index or load_index(store, embedder=embedder.name)
+        self.matcher = matcher or TermMatcher(self.index)
 
     def engines(self, vectors: QueryVectors) -> dict[str, SemanticEngine]:
         """Fresh engines sharing ``vectors`` (one embedding per distinct query text)."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Protocol
 
 import numpy as np
@@ -44,6 +45,28 @@ class WriteReport:
     added: tuple[str, ...] = ()
     replaced: tuple[str, ...] = ()
     unchanged: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class LayerRecord:
+    """One stored asset of a semantic layer, as the store keeps it.
+
+    ``body`` is the asset's JSON (its meaning belongs to ``chronorag.semantic``; a store
+    only keeps it). ``join`` is ``(left_table, right_table, on, fanout)`` for a join
+    asset: the store indexes joins so it can walk them (``walk_joins``).
+    """
+
+    kind: str
+    id: str
+    status: str | None
+    body: str
+    source: str
+    content_hash: str
+    join: tuple[str, str, str, str] | None = None
+
+    @property
+    def key(self) -> str:
+        return f"{self.kind}:{self.id}"
 
 
 class Store(Protocol):
@@ -138,6 +161,33 @@ class Store(Protocol):
 
     def chunk_ids_of(self, doc_ids: Sequence[str]) -> frozenset[str]:
         """Ids of every chunk of the given documents."""
+        ...
+
+    # -- semantic layer: assets for analytics questions, kept beside the documents --------
+
+    def layer_generation(self) -> int:
+        """A counter bumped by every layer write that changes an asset; 0: no layer."""
+        ...
+
+    def layer_records(self) -> list[LayerRecord]:
+        """Every stored layer asset, ordered by kind and id."""
+        ...
+
+    def layer_vectors(self, embedder: str) -> tuple[list[str], np.ndarray]:
+        """Asset keys (``kind:id``) and their vectors (rows aligned) for one embedder."""
+        ...
+
+    def write_layer(self, records: Sequence[LayerRecord], *,
+                    vectors: Mapping[str, tuple[Sequence[str], np.ndarray]],
+                    now: datetime) -> None:
+        """Upsert ``records`` and asset vectors (embedder -> (keys, matrix)) in one
+        transaction, bumping ``layer_generation`` when ``records`` is not empty."""
+        ...
+
+    def walk_joins(self, seeds: Sequence[str], *, allowed: Sequence[str],
+                   depth: int) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
+        """Every cycle-free path of at most ``depth`` joins from a seed table, walking only
+        the joins in ``allowed`` (either direction): ``(tables, join ids)``, unsorted."""
         ...
 
     def close(self) -> None: ...

@@ -6,8 +6,9 @@ import json
 import logging
 import sqlite3
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from datetime import datetime
 from pathlib import Path
 from types import TracebackType
 from typing import Any, cast
@@ -18,10 +19,12 @@ from chronorag.errors import StoreError
 from chronorag.model import Chunk, Document
 from chronorag.people.model import Directory
 from chronorag.store import codec
+from chronorag.store import layer as layer_sql
 from chronorag.store import people as people_sql
-from chronorag.store.base import LINK_KINDS, PreparedDocument, WriteReport
-from chronorag.store.locking import SLICE_S, begin_immediate, busy_budget
-from chronorag.store.migrations import applied, migrate
+from chronorag.store.base import LINK_KINDS, LayerRecord, PreparedDocument, WriteReport
+from chronorag.store.locking import begin_immediate, busy_budget
+from chronorag.store.migrations import applied
+from chronorag.store.opening import open_database
 
 log = logging.getLogger(__name__)
 
@@ -49,31 +52,7 @@ class SQLiteStore:
         self._lock = threading.RLock()
         self._depth = 0
         self._budget = busy_budget() if busy_timeout is None else busy_timeout
-        try:
-            conn = sqlite3.connect(self.path, timeout=SLICE_S, isolation_level=None,
-                                   check_same_thread=False)
-        except sqlite3.Error as exc:
-            raise StoreError(f"cannot open store {self.path!r} ({exc}); check that the "
-                             "directory exists and is writable") from exc
-        self._db: sqlite3.Connection | None = conn
-        try:
-            conn.execute("PRAGMA foreign_keys = ON")
-            # Switching to WAL needs the write lock; a store already in WAL (every store
-            # after its first open) is not switched again, so opening never waits for it.
-            if conn.execute("PRAGMA journal_mode").fetchone()[0] not in ("wal", "memory"):
-                conn.execute("PRAGMA journal_mode = WAL")
-            conn.execute("PRAGMA synchronous = NORMAL")
-            migrate(conn, begin=self._begin)
-        except sqlite3.Error as exc:
-            conn.close()
-            if "locked" in str(exc):
-                raise StoreError(f"cannot open store {self.path!r}: it is busy (another "
-                                 "process is writing it); retry when that has finished") from exc
-            raise StoreError(f"cannot open store {self.path!r} ({exc}); is it a chronorag "
-                             "database? Use another --db path") from exc
-        except StoreError:
-            conn.close()
-            raise
+        self._db: sqlite3.Connection | None = open_database(self.path, begin=self._begin)
 
     def _begin(self, conn: sqlite3.Connection) -> None:
         begin_immediate(conn, path=self.path, budget_s=self._budget)
@@ -144,20 +123,6 @@ class SQLiteStore:
         except (sqlite3.Error, TypeError, ValueError) as exc:
             raise StoreError(f"{what} rejected, store unchanged ({exc}); metadata must be "
                              "JSON and times tz-aware: fix the document and retry") from exc
-
-    @contextmanager
-    def connection(self, *, write: bool = False) -> Iterator[sqlite3.Connection]:
-        """The raw connection under the store lock; inside one transaction when ``write``.
-
-        For modules that own their own tables (``chronorag.semantic``); they must not
-        touch the document tables. A write rolls back on any exception.
-        """
-        if write:
-            with self._transaction() as conn:
-                yield conn
-        else:
-            with self._lock:
-                yield self._conn
 
     def _bump(self, conn: sqlite3.Connection) -> None:
         conn.execute("UPDATE meta SET value = value + 1 WHERE key = 'generation'")
@@ -377,6 +342,36 @@ class SQLiteStore:
         """Ids of every chunk of the given documents."""
         with self._lock:
             return people_sql.chunk_ids_of(self._conn, doc_ids)
+
+    # -- semantic layer ---------------------------------------------------------------------
+
+    def layer_generation(self) -> int:
+        """Bumped by every layer write that changes an asset; 0: no layer."""
+        with self._lock:
+            return layer_sql.generation(self._conn)
+
+    def layer_records(self) -> list[LayerRecord]:
+        """Every stored layer asset, ordered by kind and id."""
+        with self._lock:
+            return layer_sql.read_records(self._conn)
+
+    def layer_vectors(self, embedder: str) -> tuple[list[str], np.ndarray]:
+        """Asset keys and their vectors (rows aligned) for one embedder."""
+        with self._lock:
+            return layer_sql.read_vectors(self._conn, embedder)
+
+    def write_layer(self, records: Sequence[LayerRecord], *,
+                    vectors: Mapping[str, tuple[Sequence[str], np.ndarray]],
+                    now: datetime) -> None:
+        """Upsert layer assets and their vectors in one transaction."""
+        with self._errors("layer write"), self._transaction() as conn:
+            layer_sql.write(conn, records, vectors=vectors, now=now)
+
+    def walk_joins(self, seeds: Sequence[str], *, allowed: Sequence[str],
+                   depth: int) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
+        """Cycle-free join paths from the seed tables (a recursive CTE)."""
+        with self._lock:
+            return layer_sql.walk_joins(self._conn, seeds, allowed=allowed, depth=depth)
 
     def applied_migrations(self) -> list[str]:
         """Names of the schema migrations recorded in this database, in order."""
