@@ -73,10 +73,9 @@ def _engine(store: Any, config: str | SearchConfig = "hybrid") -> Engine:
 
 def test_layer_works_through_the_protocol_alone(tmp_path: Path,
                                                 counting: CountingEmbedder) -> None:
-    with SQLiteStore(tmp_path / "plain.db") as plain:
-        with _engine(plain) as engine:
-            engine.ingest([_docs(tmp_path), RETAIL], now=NOW)
-            expected = engine.ask(QUESTION, now=NOW).to_json()["semantic"]
+    with SQLiteStore(tmp_path / "plain.db") as plain, _engine(plain) as engine:
+        engine.ingest([_docs(tmp_path), RETAIL], now=NOW)
+        expected = engine.ask(QUESTION, now=NOW).to_json()["semantic"]
     proxy = ProtocolOnly(SQLiteStore(tmp_path / "proxy.db"))
     with _engine(proxy) as engine:
         report = engine.ingest([_docs(tmp_path), RETAIL], now=NOW)
@@ -134,7 +133,7 @@ def test_extensions_are_chosen_by_name(tmp_path: Path, counting: CountingEmbedde
     with _engine(SQLiteStore(tmp_path / "kb.db"), config) as engine:
         assert engine.extensions == {}
         # Without the extension a layer file is no document: said, not skipped.
-        with pytest.raises(ValidationError, match="unsupported file type '.yaml'"):
+        with pytest.raises(ValidationError, match=r"unsupported file type '\.yaml'"):
             engine.ingest([RETAIL], now=NOW)
     with pytest.raises(ConfigError, match="unknown extension 'nope'; choose one of: semantic"):
         _engine(SQLiteStore(":memory:"), SearchConfig("x", extensions=("nope",)))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from chronorag.lang import HAN_RE, has_han
 from chronorag.model import Chunk, Document, Evidence, Hit, Interval
 from chronorag.rank.authority import AuthorityPrior
 
@@ -16,7 +17,6 @@ NON_DECISIVE = "non_decisive"
 """Evidence flag: the source type may support an answer but never decide it (forum)."""
 
 _WORD = re.compile(r"\w+", re.UNICODE)
-_CJK = re.compile(r"[\u3400-\u9fff]")
 
 
 def to_evidence(hit: Hit, document: Document | None, *, question: str = "",
@@ -68,9 +68,9 @@ def best_sentence(question: str, chunk: Chunk, index: int | None = None) -> str:
 
 def terms_of(text: str) -> set[str]:
     """Lower-cased words longer than two letters, plus CJK character bigrams."""
-    words = {w.lower() for w in _WORD.findall(text) if len(w) > 2 and not _CJK.search(w)}
+    words = {w.lower() for w in _WORD.findall(text) if len(w) > 2 and not has_han(w)}
     # CJK has no spaces: character bigrams stand in for words.
-    cjk = "".join(_CJK.findall(text))
+    cjk = "".join(HAN_RE.findall(text))
     return words | {cjk[i : i + 2] for i in range(len(cjk) - 1)}
 
 

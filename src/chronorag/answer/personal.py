@@ -25,6 +25,7 @@ from datetime import tzinfo
 
 from chronorag.answer import check
 from chronorag.answer.decide import Decision
+from chronorag.lang import RECORD_QUESTION_WORDS
 from chronorag.model import AnswerStatus, Document, Evidence, Granularity, Intent, Query
 from chronorag.retrieve.scope import event_window
 from chronorag.retrieve.tokenize import tokenize
@@ -34,13 +35,6 @@ NO_MATCHING = "no_matching_records"
 
 COUNT_MARGIN = 0.3
 """A record counts when its relevance is within this of the most relevant record's."""
-
-_QUESTION_WORDS_TEXT = """
-几次 多少次 几回 多少回 几遍 多少 几点 什么 什么时候 时候 啥 哪天 一共 总共 我 你 他 她
-how many times often when what time did do does i me my mine myself during last past
-ago days day week weeks
-"""
-_QUESTION_WORDS = frozenset(_QUESTION_WORDS_TEXT.split())
 
 
 @dataclass(frozen=True)
@@ -62,7 +56,7 @@ def key_terms(query: Query) -> frozenset[str]:
     text = query.content
     for entity in query.understanding.entities:
         text = text.replace(entity.text, " ")
-    return frozenset(t for t in tokenize(text) if t not in _QUESTION_WORDS
+    return frozenset(t for t in tokenize(text) if t not in RECORD_QUESTION_WORDS
                      and (len(t) >= 2 if not t.isascii() else len(t) >= 3))
 
 

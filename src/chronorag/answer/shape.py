@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from chronorag.lang import STATEMENT_STOP_WORDS
+
 _DURATION_UNITS = (r"(?:(?:business|working|calendar)\s+)?"
                    r"(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?)")
 _NUMBER = r"\d+(?:[.,]\d+)?"
@@ -23,13 +25,6 @@ _NUMBER_WORDS = {
     "fourteen": "14", "fifteen": "15", "twenty": "20", "thirty": "30", "sixty": "60",
     "ninety": "90", "hundred": "100",
 }
-_STOP_WORDS = """
-a an and are as at be been but by can do does for from has have how i if in into is it its
-may must no not of on or our shall should so than that the their them then there these they
-this to up us was we were what when where which who will with within without you your any
-all also more most other such only same each per after before during until since
-"""
-_STOP = frozenset(_STOP_WORDS.split())
 
 
 def short_answer(question: str, sentence: str) -> str:
@@ -62,7 +57,7 @@ def stated_numbers(text: str) -> frozenset[str]:
 
 def key_terms(text: str, *, ignore: str = "") -> frozenset[str]:
     """Content words of ``text`` (no stop words, no words of ``ignore``, e.g. the question)."""
-    skip = set(_WORD.findall(ignore.lower())) | _STOP
+    skip = set(_WORD.findall(ignore.lower())) | STATEMENT_STOP_WORDS
     return frozenset(w for w in _WORD.findall(text.lower()) if len(w) > 2 and w not in skip)
 
 

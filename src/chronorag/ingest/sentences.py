@@ -14,18 +14,14 @@ from collections.abc import Iterator
 from types import ModuleType
 
 from chronorag.deps import import_module
+from chronorag.lang import EAST_ASIAN, EAST_ASIAN_RE
 
 __all__ = ["CJK", "cjk_count", "split_sentences"]
 
 log = logging.getLogger(__name__)
 
-# CJK ideographs, kana, Hangul and full-width punctuation: scripts written without spaces.
-# U+3000 (ideographic space) is left out on purpose: it is whitespace, not a character.
-CJK = (
-    "\u3001-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff"
-    "\uac00-\ud7af\uf900-\ufaff\uff00-\uffef\U00020000-\U0002ffff"
-)
-_CJK_RE = re.compile(f"[{CJK}]")
+# Ideographs, kana, Hangul and their punctuation: counted one character at a time.
+CJK = EAST_ASIAN
 _NON_SPACE = re.compile(r"\S")
 _LINE = re.compile(r"[^\n]*\n?")
 # A line that stands on its own: Markdown heading, list item, table row, quote.
@@ -38,7 +34,7 @@ _CJK_SHARE = 0.3
 
 def cjk_count(text: str) -> int:
     """Number of CJK characters in ``text``."""
-    return len(_CJK_RE.findall(text))
+    return len(EAST_ASIAN_RE.findall(text))
 
 
 def split_sentences(text: str) -> list[tuple[int, int]]:

@@ -16,7 +16,7 @@ from chronorag.rank.temporal_registry import TEMPORAL
 from chronorag.rank.validity import ValidityIndex, apply_validity
 from chronorag.retrieve.base import Embedder, Retriever
 from chronorag.retrieve.dense import DenseRetriever
-from chronorag.retrieve.embedders import EMBEDDERS
+from chronorag.retrieve.embedders import EMBEDDERS, QueryMemo
 from chronorag.retrieve.fusion import rrf_fuse
 from chronorag.retrieve.keyword import KeywordRetriever
 from chronorag.retrieve.scope import build_scope
@@ -47,8 +47,10 @@ class Components:
         self._documents: tuple[int, dict[str, Document]] | None = None
 
     def embedder(self, name: str) -> Embedder:
+        """The named embedder, loaded once; each question is embedded once however many
+        components ask for its vector."""
         if name not in self._embedders:
-            self._embedders[name] = EMBEDDERS.create(name)
+            self._embedders[name] = QueryMemo(EMBEDDERS.create(name))
         return self._embedders[name]
 
     def retriever(self, name: str, config: SearchConfig) -> Retriever:

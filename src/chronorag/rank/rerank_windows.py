@@ -24,6 +24,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from chronorag.lang import OVERLAP_STOP_WORDS
 from chronorag.model import Chunk, Hit, Intent, Query, Sentence
 from chronorag.rank.rerank_ce import SKIPPED_CJK, CrossEncoderReranker, fallback, unjudged
 from chronorag.rank.rerank_none import NoReranker, with_scores
@@ -31,11 +32,6 @@ from chronorag.rank.temporal import ChronoTemporal, sentence_fits
 from chronorag.retrieve.tokenize import is_mostly_cjk
 
 _WORD = re.compile(r"\w{3,}")
-_STOP = frozenset({
-    "the", "and", "was", "were", "what", "which", "who", "whom", "when", "where", "how", "did",
-    "does", "for", "from", "with", "that", "this", "have", "has", "had", "are", "its", "his",
-    "her", "their", "into",
-})
 
 
 class WindowReranker:
@@ -109,7 +105,7 @@ class WindowReranker:
     def _choose(self, query: Query, hit: Hit) -> list[int]:
         """Positions (in the chunk) of the sentences worth judging."""
         sentences = hit.chunk.sentences
-        terms = set(_WORD.findall(query.content.lower())) - _STOP
+        terms = set(_WORD.findall(query.content.lower())) - OVERLAP_STOP_WORDS
         overlap = [len(terms & set(_WORD.findall(s.text.lower()))) for s in sentences]
         if query.understanding.intent is Intent.TIME:
             # "When was it completed?" is answered by a sentence that states a time.

@@ -14,23 +14,12 @@ import unicodedata
 from typing import Any
 
 from chronorag.deps import guard, import_module
+from chronorag.lang import EN_STOP_WORDS, HAN, HAN_RE, ZH_STOP_WORDS
 
-# CJK Unified Ideographs (+ extension A, compatibility ideographs). Kana/Hangul are not
-# segmented by jieba, so they fall through to the word pattern.
-_CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
-_TOKEN_RE = re.compile(rf"(?P<cjk>[{_CJK}]+)|(?P<word>[^\W_{_CJK}]+)")
-_CJK_CHAR_RE = re.compile(rf"[{_CJK}]")
+# Ideographs only: kana and Hangul are not segmented by jieba, so they fall through to the
+# word pattern.
+_TOKEN_RE = re.compile(rf"(?P<cjk>[{HAN}]+)|(?P<word>[^\W_{HAN}]+)")
 _LETTER_RE = re.compile(r"[^\W\d_]")
-
-# Kept short on purpose: BM25's idf already discounts frequent words; this list only
-# removes words that never carry meaning in a question.
-_EN_STOPWORDS = (
-    "a an and are as at be been but by did do does for from had has have how i if in into "
-    "is it its of on or that the their there these this those to was were what when where "
-    "which who whom whose why will with"
-)
-EN_STOPWORDS = frozenset(_EN_STOPWORDS.split(" "))
-ZH_STOPWORDS = frozenset("的了吗呢吧啊呀么着之而和与及或是在把被")
 
 _jieba: Any = None
 _jieba_lock = threading.Lock()
@@ -63,13 +52,13 @@ def tokenize(text: str) -> list[str]:
     for match in _TOKEN_RE.finditer(normalize(text)):
         word = match.group("word")
         if word is not None:
-            if word not in EN_STOPWORDS:
+            if word not in EN_STOP_WORDS:
                 tokens.append(word)
             continue
         # cut_for_search also emits the parts of long compounds ("退货政策" -> "退货",
         # "政策", "退货政策"), so a query segmented differently still matches.
         for piece in _segmenter().cut_for_search(match.group("cjk"), HMM=True):
-            if piece and piece not in ZH_STOPWORDS:
+            if piece and piece not in ZH_STOP_WORDS:
                 tokens.append(piece)
     return tokens
 
@@ -79,7 +68,7 @@ def cjk_ratio(text: str) -> float:
     letters = _LETTER_RE.findall(text)
     if not letters:
         return 0.0
-    cjk = sum(1 for ch in letters if _CJK_CHAR_RE.match(ch))
+    cjk = sum(1 for ch in letters if HAN_RE.match(ch))
     return cjk / len(letters)
 
 

@@ -19,6 +19,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from chronorag.lang import HAN
+
 CATEGORIES: tuple[str, ...] = ("tables", "columns", "metrics", "examples", "join_paths", "rules")
 DEFAULT_SHARES: Mapping[str, float] = {
     "tables": 0.30, "columns": 0.25, "metrics": 0.15, "examples": 0.10, "join_paths": 0.10,
@@ -29,8 +31,7 @@ HEADINGS: Mapping[str, str] = {
     "examples": "## Approved examples", "join_paths": "## Join paths", "rules": "## Rules",
 }
 BINDINGS_HEADING = "## Bindings (constraints: use exactly these assets for these terms)"
-_CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
-_TOKEN = re.compile(rf"[{_CJK}]|[^\s{_CJK}]+")
+_TOKEN = re.compile(rf"[{HAN}]|[^\s{HAN}]+")
 
 
 def estimate_tokens(text: str) -> int:

@@ -14,11 +14,11 @@ import re
 from dataclasses import dataclass
 from datetime import datetime
 
+from chronorag.lang import has_han
 from chronorag.retrieve.tokenize import normalize, tokenize
 from chronorag.semantic.index import LayerIndex
 from chronorag.semantic.model import Asset, Binding, key_of
 
-_CJK = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _RANK = {"certified": 0, "approved": 1, None: 2}
 _TARGET_KINDS = ("metric", "column", "table")
 
@@ -34,7 +34,7 @@ class _Surface:
 
 
 def _pattern(surface: str) -> re.Pattern[str] | None:
-    if _CJK.search(surface):
+    if has_han(surface):
         return None
     words = r"\s+".join(re.escape(w) for w in surface.split())
     return re.compile(rf"(?<![0-9a-z_]){words}(?![0-9a-z_])")

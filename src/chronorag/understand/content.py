@@ -5,12 +5,15 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from chronorag.lang import SPACELESS
+
 _SPACES = re.compile(r"[ \t]{2,}")
 _SPACE_BEFORE_PUNCT = re.compile(r"\s+([?？.,，。!！;；:：)])")
 _EMPTY_PAREN = re.compile(r"\(\s*\)")
 _LEADING = re.compile(r"^[\s,，、;；:：]+|^(?:的|了)\s*")
 _DANGLING = re.compile(r"\s*(?:,|，)\s*(?=[?？.。!！]|$)")
 _DOUBLE_COMMA = re.compile(r"([,，])\s*[,，]")
+_SPACELESS_GAP = re.compile(rf"(?<=[{SPACELESS}])\s+|\s+(?=[{SPACELESS}])")
 
 
 def remove_spans(text: str, spans: Iterable[tuple[int, int]]) -> str:
@@ -38,8 +41,7 @@ def remove_spans(text: str, spans: Iterable[tuple[int, int]]) -> str:
 
 def _cjk_spaces(text: str) -> str:
     """Drop the spaces the cutting left between Chinese characters."""
-    return re.sub(r"(?<=[\u3000-\u9fff\uff00-\uffef])\s+|\s+(?=[\u3000-\u9fff\uff00-\uffef])",
-                  lambda m: m.group(0) if _ascii_both_sides(text, m) else "", text)
+    return _SPACELESS_GAP.sub(lambda m: m.group(0) if _ascii_both_sides(text, m) else "", text)
 
 
 def _ascii_both_sides(text: str, m: re.Match[str]) -> bool:
