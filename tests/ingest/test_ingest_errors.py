@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -195,3 +196,26 @@ def test_all_errors_of_all_files_are_collected(tmp_path: Path) -> None:
     lines = _errors(first, second)
     assert [line.split(": ")[0] for line in lines] == [
         f"{first}:1", f"{first}:2", f"{second}:1"]
+
+
+def test_problems_keep_the_field_order_with_the_date_range_after_every_date(
+        tmp_path: Path) -> None:
+    path = _write(tmp_path, "a.jsonl", json.dumps({
+        "ingested_at": "2021", "tags": float("nan"), "id": "a", "text": "t",
+        "valid_from": "2021-05-01", "valid_to": "2020", "occurred_at": "soon",
+        "supersedes": ["a"], "metadata": []}) + "\n")
+    assert [line.removeprefix(f"{path}:1: ") for line in _errors(path)] == [
+        "occurred_at: 'soon' is not a valid ISO 8601 date; use e.g. "
+        '"2021", "2021-05", "2021-05-06", "2021-05-06T12:30:00Z"',
+        "valid_to: is before valid_from (2021-05-01)",
+        "supersedes: lists the document itself ('a')",
+        "metadata: must be an object, got a list",
+        "tags: must hold JSON values (string, number, bool, list, object)",
+        "ingested_at: is set by the system; remove it"]
+
+
+def test_unknown_fields_are_metadata_over_an_explicit_metadata_object(tmp_path: Path) -> None:
+    path = _write(tmp_path, "a.md", "---\nmetadata: {a: 1, b: 2}\nb: 3\nc: null\n---\nbody\n")
+    [source] = load_paths([path])
+    assert dict(source.documents[0].metadata) == {"a": 1, "b": 3}
+    assert list(source.documents[0].metadata) == ["a", "b"]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from chronorag.errors import ValidationError
@@ -38,3 +40,40 @@ def test_every_problem_is_reported() -> None:
 def test_not_json() -> None:
     assert _errors("{people") == ["p.json:1: file: not valid JSON (Expecting property name "
                                   "enclosed in double quotes)"]
+
+
+def test_problems_are_on_the_first_line_holding_the_id_or_name() -> None:
+    # Invalid people are not people: access may not name them.
+    text = json.dumps({"people": [{"id": "a", "name": "Ann", "zz": 1},
+                                  {"id": "b", "name": "Bo", "aliases": ["ann", " "]},
+                                  {"id": "  ", "name": ""}, 7],
+                       "access": {"b": ["a", "q"], "a": "b"}}, indent=1)
+    assert _errors(text) == [
+        "p.json:1: people[0].zz: unknown field; allowed: id, name, aliases",
+        "p.json:9: people[1].aliases[1]: must be a non-empty string",
+        "p.json:1: people[2].id: required: a non-empty string",
+        "p.json:17: people[2].name: required: a non-empty string",
+        "p.json:1: people[3]: must be an object with id, name and aliases",
+        "p.json:9: access.b: unknown reader 'b'; add them to people",
+        "p.json:9: access.b: unknown subject 'a'; add them to people",
+        "p.json:9: access.b: unknown subject 'q'; add them to people",
+        "p.json:4: access.a: unknown reader 'a'; add them to people",
+        "p.json:4: access.a: must be a list of person ids",
+    ]
+
+
+def test_a_name_points_to_one_person() -> None:
+    errors = _errors('{"people": [{"id": "a", "name": "Ann"}, {"id": "b", "name": "Bo",'
+                     '"aliases": ["ANN"]}], "access": [], "people2": 1}')
+    assert errors == [
+        'p.json:1: people2: unknown field; allowed: "people", "access"',
+        "p.json:1: people[1].aliases[0]: 'ANN' already names 'a'; a name must point to one "
+        "person",
+        "p.json:1: access: must be an object: reader id -> list of subject ids"]
+
+
+@pytest.mark.parametrize("text", ["[]", '{"access": {}}'])
+def test_file_shape(text: str) -> None:
+    expected = ('file: must be a JSON object with "people" and "access"' if text == "[]"
+                else "people: required: a list of {id, name, aliases}")
+    assert _errors(text) == [f"p.json:1: {expected}"]
