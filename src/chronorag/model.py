@@ -289,7 +289,37 @@ class Query:
 
 @dataclass(frozen=True)
 class Hit:
-    """A retrieved chunk with its scores so far; stages return new hits, never mutate."""
+    """A retrieved chunk with its scores so far; stages return new hits, never mutate.
+
+    ``scores`` holds one named entry per stage that scored the hit; a later stage reads
+    the name it needs, never ``score``:
+
+    ========================  ==============  ==========================================
+    name                      written by      meaning
+    ========================  ==============  ==========================================
+    ``bm25``                  keyword         BM25 of the question's content
+    ``dense``                 dense           cosine of question and chunk vectors
+    ``dense_relevance``       dense           ``dense`` calibrated to [0, 1]
+    ``rrf``                   fusion          weighted reciprocal rank fusion
+    ``rerank``                reranker        the cross-encoder's raw logit
+    ``semantic``              reranker        relevance in [0, 1] (the model's sigmoid,
+                                              else from retrieval scores); read by the
+                                              temporal stage and the answer
+    ``temporal``              temporal        fit in [0, 1] of the chunk's times to the
+                                              constraint (1.0 without one)
+    ``combined``              temporal        relevance × ``temporal``; read by validity
+                                              (near-ties) and shown as evidence ``score``
+    ``time_tier``,            temporal        what the gated rule orders by above
+    ``time_order``                            relevance; read by validity
+    ========================  ==============  ==========================================
+
+    ``score`` is only the value the list a stage returns is ordered by, best first:
+    a retriever's own score, ``rrf`` after fusion, ``semantic`` for the hits a reranker
+    judged, and after the temporal stage the relevance term of its order (see
+    ``ChronoTemporal``; the gated rule sorts by ``time_tier`` and ``time_order`` first).
+    A hit whose place a stage keeps (a reranker's unjudged tail, a question without a
+    time constraint) keeps its ``score``; validity moves hits by rules and keeps it too.
+    """
 
     chunk: Chunk
     score: float

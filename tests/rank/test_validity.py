@@ -158,8 +158,10 @@ def test_long_chain_does_not_recurse() -> None:
 
 
 def chunk_hit(doc_id: str, score: float, **kwargs: Any) -> Hit:
+    """A hit as the temporal stage hands it on: validity compares its ``combined`` score."""
     chunk = Chunk(id=f"{doc_id}#0", doc_id=doc_id, index=0, start=0, end=1, text=doc_id)
-    return Hit(chunk=chunk, score=score, **kwargs)
+    scores = {"combined": score, **kwargs.pop("scores", {})}
+    return Hit(chunk=chunk, score=score, scores=scores, **kwargs)
 
 
 AS_OF = datetime(2026, 11, 5, tzinfo=UTC)

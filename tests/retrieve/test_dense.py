@@ -39,6 +39,7 @@ def test_dense_puts_the_right_passage_first(make_query, store, use_embedder, que
     assert set(hits[0].scores) == {"dense", "dense_relevance"}
     assert 0.0 <= hits[0].scores["dense_relevance"] <= 1.0
     assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
+    assert all(h.score == h.scores["dense"] for h in hits)  # the order is the cosine's
 
 
 @pytest.mark.slow  # loads use-m3

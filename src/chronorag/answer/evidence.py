@@ -25,6 +25,10 @@ def to_evidence(hit: Hit, document: Document | None, *, question: str = "",
 
     A hit from a source type the authority prior marks non-decisive gains the
     ``non_decisive`` flag, so a caller sees why it did not decide the answer.
+
+    The item's ``score`` is the hit's ``combined`` score (relevance × temporal fit), not
+    ``Hit.score``, which only says how a stage ordered its list (see ``Hit``); a hit that
+    no temporal scorer saw has no ``combined`` and shows its ``score``.
     """
     chunk, doc = hit.chunk, document
     scores = dict(hit.scores)
@@ -42,7 +46,8 @@ def to_evidence(hit: Hit, document: Document | None, *, question: str = "",
         valid_from=_start(doc.valid_from) if doc else None,
         valid_to=_start(doc.valid_to) if doc else None,
         occurred_at=_start(doc.occurred_at) if doc else None,
-        applicable=hit.applicable, flags=flags, score=hit.score, scores=scores,
+        applicable=hit.applicable, flags=flags, score=hit.scores.get("combined", hit.score),
+        scores=scores,
         owner=doc.owner if doc else None,
         published_at=_start(doc.published_at) if doc else None,
         sentence=best_sentence(question, chunk, hit.best_sentence),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TypeVar
 
 from chronorag.config import SearchConfig
@@ -131,11 +131,11 @@ def _search_once(query: Query, *, config: SearchConfig, components: Components) 
     reranker = components.reranker(config.reranker, top_n=config.rerank_top)
     # Every candidate goes in: the reranker judges its own ``top_n`` (chosen by
     # ``rerank_top``) and ranks the rest behind them, flagged ``not_reranked``.
+    # Stages hand scores on by name (``semantic`` to the temporal stage, ``combined`` to
+    # validity; see ``Hit``): ``score`` only records how the last stage ordered its list.
     judged = _timed(timings, "rerank", lambda: reranker.rerank(query, hits))
-    # Later stages compare ``score``: from here on it is the semantic relevance.
-    hits = [replace(h, score=h.scores.get("semantic", h.score)) for h in judged]
     scorer = TEMPORAL.create(config.temporal)
-    hits = _timed(timings, "temporal", lambda: scorer.rerank(query, hits))
+    hits = _timed(timings, "temporal", lambda: scorer.rerank(query, judged))
     upcoming: list[Hit] = []
     if config.validity:
         index = components.validity()

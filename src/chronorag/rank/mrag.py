@@ -13,6 +13,7 @@ import re
 from collections.abc import Sequence
 
 from chronorag.model import Hit, Query, Relation
+from chronorag.rank.base import named_score
 from chronorag.rank.rerank_none import with_scores
 
 _YEAR = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})\b")
@@ -34,7 +35,12 @@ def _curve(distance: int) -> float:
 
 
 class MragTemporal:
-    """Sentence score = semantic × temporal; passages by their best sentence."""
+    """Sentence score = semantic × temporal; passages by their best sentence.
+
+    Reads ``scores["semantic"]``; writes ``temporal`` and ``combined`` (semantic ×
+    temporal), which is also ``score``, the order. Without a time constraint the order
+    and ``score`` stay and ``combined`` is ``semantic``.
+    """
 
     name = "mrag"
 
@@ -42,13 +48,14 @@ class MragTemporal:
         constraint = query.constraint
         interval = constraint.interval
         if interval is None or constraint.relation is Relation.NONE:
-            return [with_scores(h, temporal=1.0) for h in hits]
+            return [with_scores(h, temporal=1.0, combined=named_score(h, "semantic"))
+                    for h in hits]
         lo = interval.start.year if interval.start else None
         hi = (interval.end.year - (1 if interval.end.month == 1 and interval.end.day == 1
                                    else 0)) if interval.end else None
         rescored = []
         for hit in hits:
-            semantic = hit.scores.get("semantic", hit.score)
+            semantic = named_score(hit, "semantic")
             best, best_index = 0.5, None
             for sentence in hit.chunk.sentences:
                 years = [int(y) for y in _YEAR.findall(sentence.text)]
@@ -56,7 +63,7 @@ class MragTemporal:
                              for y in years), default=0.5)
                 if best_index is None or score > best:
                     best, best_index = score, sentence.index
-            updated = with_scores(hit, temporal=best)
+            updated = with_scores(hit, temporal=best, combined=semantic * best)
             rescored.append(Hit(chunk=hit.chunk, score=semantic * best, scores=updated.scores,
                                 best_sentence=best_index, flags=hit.flags,
                                 applicable=hit.applicable))

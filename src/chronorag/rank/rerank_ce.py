@@ -111,12 +111,14 @@ class OnnxBert:
 class CrossEncoderReranker:
     """Reorders hits by a cross-encoder's judgement of (question, chunk text).
 
-    Adds ``scores["rerank"]`` (raw logit) and ``scores["semantic"]`` (its sigmoid). Only
-    the first ``top_n`` hits are scored (cost grows linearly with pairs); the rest follow
-    them, flagged ``not_reranked``, with ``semantic`` capped at the lowest scored value so
-    they never overtake a judged hit on relevance alone. ``top_n=10``: deeper reranking
-    did not raise AR@1/AR@5 on TimeQA and costs ~35 ms per pair on 2 cores
-    (benchmarks/results/retrieval.md); ``max_length=128`` halves that at equal quality.
+    Adds ``scores["rerank"]`` (raw logit) and ``scores["semantic"]`` (its sigmoid), which
+    becomes the judged hits' ``score``. Only the first ``top_n`` hits are scored (cost
+    grows linearly with pairs); the rest follow them in their incoming order and with
+    their incoming ``score``, flagged ``not_reranked``, with ``semantic`` capped at the
+    lowest scored value so they never overtake a judged hit on relevance alone.
+    ``top_n=10``: deeper reranking did not raise AR@1/AR@5 on TimeQA and costs ~35 ms per
+    pair on 2 cores (benchmarks/results/retrieval.md); ``max_length=128`` halves that at
+    equal quality.
     """
 
     name = "cross-encoder"
@@ -157,7 +159,7 @@ class CrossEncoderReranker:
         logits = self.score(query.text, [h.chunk.text for h in head])
         semantic = 1.0 / (1.0 + np.exp(-logits.astype(np.float64)))
         judged = [
-            with_scores(hit, rerank=float(logit), semantic=float(value))
+            with_scores(hit, rerank=float(logit), semantic=float(value), order=float(value))
             for hit, logit, value in zip(head, logits, semantic, strict=True)
         ]
         judged.sort(key=lambda h: -h.scores["semantic"])  # stable: ties keep retrieval order
@@ -165,8 +167,9 @@ class CrossEncoderReranker:
 
 
 def unjudged(tail: Sequence[Hit], *, floor: float) -> list[Hit]:
-    """Hits the model did not judge, in retrieval order, flagged ``not_reranked``; their
-    fallback ``semantic`` is capped at ``floor`` so they never overtake a judged hit."""
+    """Hits the model did not judge, in their incoming order and with their ``score``,
+    flagged ``not_reranked``; their fallback ``semantic`` is capped at ``floor`` so they
+    never overtake a judged hit."""
     return [
         with_scores(hit, flags=(NOT_RERANKED,), semantic=min(value, floor))
         for hit, value in zip(tail, fallback_semantics(tail), strict=True)
@@ -174,6 +177,7 @@ def unjudged(tail: Sequence[Hit], *, floor: float) -> list[Hit]:
 
 
 def fallback(hits: Sequence[Hit], *, flag: str) -> list[Hit]:
-    """Hits in retrieval order with the fallback ``semantic`` score and ``flag``."""
+    """Hits in their incoming order (``score`` kept) with the fallback ``semantic`` score
+    and ``flag``."""
     values = fallback_semantics(hits)
     return [with_scores(h, flags=(flag,), semantic=v) for h, v in zip(hits, values, strict=True)]

@@ -11,9 +11,9 @@ def fallback_semantics(hits: Sequence[Hit]) -> list[float]:
     """A [0, 1] relevance per hit from retrieval scores alone.
 
     The calibrated dense relevance (else the dense cosine; negative cosines clip to 0)
-    when the hit has one; otherwise the rrf
-    score divided by the best rrf among ``hits``; otherwise the hit's score clipped to
-    [0, 1].
+    when the hit has one; otherwise the rrf score divided by the best rrf among ``hits``;
+    otherwise the bm25 score clipped to [0, 1]. A hit from a retriever none of these
+    names come from has only the value its ranking is ordered by, ``score``, clipped.
     """
     top_rrf = max((h.scores["rrf"] for h in hits if "rrf" in h.scores), default=0.0)
     values = []
@@ -22,20 +22,27 @@ def fallback_semantics(hits: Sequence[Hit]) -> list[float]:
             value = hit.scores["dense_relevance"]
         elif "dense" in hit.scores:
             value = hit.scores["dense"]
-        elif "rrf" in hit.scores and top_rrf > 0:
-            value = hit.scores["rrf"] / top_rrf
+        elif "rrf" in hit.scores:
+            value = hit.scores["rrf"] / top_rrf if top_rrf > 0 else hit.scores["rrf"]
+        elif "bm25" in hit.scores:
+            value = hit.scores["bm25"]
         else:
             value = hit.score
         values.append(min(max(float(value), 0.0), 1.0))
     return values
 
 
-def with_scores(hit: Hit, *, flags: Sequence[str] = (), **scores: float) -> Hit:
-    """A copy of ``hit`` with ``scores`` added and ``flags`` appended (no duplicates)."""
+def with_scores(hit: Hit, *, flags: Sequence[str] = (), order: float | None = None,
+                **scores: float) -> Hit:
+    """A copy of ``hit`` with ``scores`` added and ``flags`` appended (no duplicates).
+
+    ``order`` becomes the copy's ``score``, the value the caller's list is ordered by;
+    without it the hit keeps its ``score`` (its place comes from the previous order).
+    """
     merged_flags = tuple(dict.fromkeys((*hit.flags, *flags)))
     return Hit(
         chunk=hit.chunk,
-        score=hit.score,
+        score=hit.score if order is None else order,
         scores={**hit.scores, **scores},
         best_sentence=hit.best_sentence,
         flags=merged_flags,
@@ -44,7 +51,8 @@ def with_scores(hit: Hit, *, flags: Sequence[str] = (), **scores: float) -> Hit:
 
 
 class NoReranker:
-    """Keeps the retrieval order; sets ``scores["semantic"]`` from dense or rrf scores."""
+    """Keeps the retrieval order (and so ``score``); sets ``scores["semantic"]`` from
+    retrieval scores."""
 
     name = "none"
 

@@ -58,8 +58,14 @@ class WindowReranker:
         self.prerank = prerank
         self.per_chunk = per_chunk
         self.context = context
-        # Retrieval relevance is a weak signal, so the pre-rank weighs the fit in (product);
-        # relevance alone here changed AR@1 by 0.2-0.3 points on TimeQA (noise).
+        # A temporal scorer of its own, not the search's: the pre-rank orders candidates by
+        # *retrieval* relevance, a weak signal, so inside a tier it weighs the fit in
+        # (fit_weight=1, relevance × fit), where the search's scorer orders by the model's
+        # relevance alone (fit_weight=0); and it needs chronorag's tiers whichever scorer
+        # the search is configured with ("mrag", "none"). Relevance alone here changed
+        # AR@1 by 0.2-0.3 points on TimeQA (noise). The scores it leaves on the hits are
+        # provisional: the search's temporal stage writes ``temporal`` and ``combined``
+        # (chronorag's also ``time_tier``, ``time_order``) over them.
         self._prerank = ChronoTemporal(fit_weight=1.0)
         self.model = CrossEncoderReranker(max_length=max_length, batch_size=batch_size,
                                           top_n=top_n)

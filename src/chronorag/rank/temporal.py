@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from chronorag.model import Constraint, Hit, Interval, Mention, Order, Query, Relation
+from chronorag.rank.base import named_score
 from chronorag.rank.rerank_none import with_scores
 
 SATISFIES = 2
@@ -165,6 +166,13 @@ class ChronoTemporal:
         fit_weight: exponent of the temporal fit inside a tier (``relevance × fit **
             fit_weight``): 0 lets relevance alone order one tier, 1 is the product. The
             sentence-window reranker pre-ranks with 1, where relevance is only retrieval's.
+
+    Reads ``scores["semantic"]``; writes ``temporal`` (the fit), ``combined`` (relevance ×
+    fit) and, gated, ``time_tier`` and ``time_order``. ``score`` becomes the term the list
+    is sorted by below those two: relevance / best relevance × fit ** ``fit_weight`` (×
+    fit in product mode). Relevance is a passage's ``semantic`` blended with its page's
+    best (``doc_weight``). Without a time constraint the order and ``score`` stay and
+    ``combined`` is ``semantic``.
     """
 
     name = "chronorag"
@@ -177,10 +185,12 @@ class ChronoTemporal:
         self.fit_weight = fit_weight
 
     def rerank(self, query: Query, hits: Sequence[Hit]) -> list[Hit]:
-        """Hits reordered by the constraint; each gains ``temporal`` and ``best_sentence``."""
+        """Hits reordered by the constraint; each gains ``temporal``, ``combined`` and
+        ``best_sentence`` (see class docstring)."""
         constraint = query.constraint
         if not hits or constraint.relation is Relation.NONE or constraint.interval is None:
-            return [with_scores(h, temporal=1.0) for h in hits]
+            return [with_scores(h, temporal=1.0, combined=named_score(h, "semantic"))
+                    for h in hits]
         relevance = self._relevance(hits)
         best = max(relevance) or 1.0
         scored = []
@@ -200,7 +210,7 @@ class ChronoTemporal:
         its passages answers is for time to decide, so passages share part of their
         page's relevance (``doc_weight``).
         """
-        own = [h.scores.get("semantic", h.score) for h in hits]
+        own = [named_score(h, "semantic") for h in hits]
         page: dict[str, float] = {}
         for hit, value in zip(hits, own, strict=True):
             page[hit.chunk.doc_id] = max(page.get(hit.chunk.doc_id, 0.0), value)
@@ -231,7 +241,10 @@ class ChronoTemporal:
             group["time_tier"] = key[1] if key[0] else -1.0
             if key[2]:
                 group["time_order"] = key[2]
-        updated = with_scores(hit, flags=flags, temporal=fit.fit, **group)
-        return Hit(chunk=updated.chunk, score=semantic * fit.fit, scores=updated.scores,
+        # ``score`` is the relevance term of the sort key, the one below the time group.
+        order = key[0] if self.mode == "product" else key[3]
+        updated = with_scores(hit, flags=flags, temporal=fit.fit, combined=semantic * fit.fit,
+                              **group)
+        return Hit(chunk=updated.chunk, score=order, scores=updated.scores,
                    best_sentence=fit.sentence_index, flags=updated.flags,
                    applicable=updated.applicable)

@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from chronorag.model import Hit, Query
-from chronorag.rank.base import Reranker
+from chronorag.rank.base import Reranker, named_score
 from chronorag.rank.mrag import MragTemporal
+from chronorag.rank.rerank_none import with_scores
 from chronorag.rank.temporal import ChronoTemporal
 from chronorag.registry import Registry
 
@@ -14,10 +15,12 @@ TEMPORAL: Registry[Reranker] = Registry("temporal scorer")
 
 
 class NoTemporal:
-    """Keeps the semantic order: time plays no part."""
+    """Keeps the semantic order and ``score``: time plays no part (``temporal`` 1.0,
+    ``combined`` = ``semantic``)."""
 
     def rerank(self, query: Query, hits: Sequence[Hit]) -> list[Hit]:
-        return list(hits)
+        return [with_scores(h, temporal=1.0, combined=named_score(h, "semantic"))
+                for h in hits]
 
 
 TEMPORAL.add("none", NoTemporal)

@@ -37,6 +37,7 @@ from datetime import datetime
 
 from chronorag.model import Document, Hit, Interval, Status
 from chronorag.rank.authority import AuthorityPrior
+from chronorag.rank.base import named_score
 from chronorag.rank.links import copy_roots, cycle_components, same_cycle, version_lineages
 from chronorag.rank.verdict import (
     BLOCKING,
@@ -55,7 +56,8 @@ from chronorag.rank.verdict import (
 log = logging.getLogger(__name__)
 
 DEFAULT_EPSILON = 0.01
-"""Scores within this distance of a band's best score count as tied (see apply_validity)."""
+"""``combined`` scores within this distance of a band's first count as tied (see
+apply_validity)."""
 
 _NEVER_ANSWER = {Status.DRAFT: DRAFT, Status.RETIRED: RETIRED}
 _RANK = {flag: i for i, flag in enumerate(FLAG_ORDER)}
@@ -239,6 +241,10 @@ def apply_validity(
     first. ``upcoming`` lists, in evidence order, the hits that will apply later (they also
     stay in evidence, not applicable, flagged ``not_yet_valid``); hits already excluded by
     an earlier stage are never upcoming.
+
+    Bands compare ``scores["combined"]`` (the temporal stage's relevance × fit) and keep
+    to one time group (``time_tier``, ``time_order``). Hits move by these rules, not by a
+    score, so each keeps its ``score``.
     """
     _check_aware(as_of)
     prior = authority or AuthorityPrior()
@@ -263,13 +269,14 @@ def apply_validity(
 
 def _break_ties(hits: list[Hit], *, documents: Mapping[str, Document], index: ValidityIndex,
                 prior: AuthorityPrior, epsilon: float) -> list[Hit]:
-    """Reorder bands of near-equal scores in one time group by authority prior, then
-    versions newest first."""
+    """Reorder bands of near-equal ``combined`` scores in one time group by authority
+    prior, then versions newest first."""
+    combined = [named_score(h, "combined") for h in hits]
     result: list[Hit] = []
     i = 0
     while i < len(hits):
         j = i + 1
-        while (j < len(hits) and abs(hits[i].score - hits[j].score) <= epsilon
+        while (j < len(hits) and abs(combined[i] - combined[j]) <= epsilon
                and _time_group(hits[j]) == _time_group(hits[i])):
             j += 1
         band = sorted(hits[i:j], key=lambda h: -prior.prior(_source_type(h, documents)))

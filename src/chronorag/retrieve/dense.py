@@ -44,8 +44,9 @@ class DenseRetriever:
 
     def retrieve(self, query: Query, *, limit: int,
                  allowed: frozenset[str] | None = None) -> list[Hit]:
-        """Up to ``limit`` hits, best first, with ``scores={"dense": cosine}`` and
-        ``dense_relevance``: the cosine mapped to [0, 1] by the embedder's calibration."""
+        """Up to ``limit`` hits, best first, with ``scores={"dense": cosine}`` (also their
+        ``score``, the order) and ``dense_relevance``: the cosine mapped to [0, 1] by the
+        embedder's calibration."""
         index = self.index()
         if allowed is not None:
             # Only the allowed rows (chunk ids) are scored, so a hidden chunk can neither

@@ -19,9 +19,9 @@ def rrf_fuse(
     benchmarks/results/retrieval.md).
 
     Hits are identified by chunk id. The fused hit keeps every score of its inputs
-    (``bm25``, ``dense``, ...) and adds ``rrf``; ``Hit.score`` is the rrf value. The result
-    does not depend on the order of ``rankings``: sums use ``math.fsum`` (exact, so order
-    free) and ties are broken by chunk id.
+    (``bm25``, ``dense``, ...) and adds ``rrf``, which is also its ``score`` (the order).
+    The result does not depend on the order of ``rankings``: sums use ``math.fsum``
+    (exact, so order free) and ties are broken by chunk id.
     """
     if k < 0:
         raise ValueError(f"rrf k must be >= 0, got {k}")

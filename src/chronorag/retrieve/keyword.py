@@ -89,7 +89,8 @@ class KeywordRetriever:
 
     def retrieve(self, query: Query, *, limit: int,
                  allowed: frozenset[str] | None = None) -> list[Hit]:
-        """Up to ``limit`` hits among ``allowed`` chunks, best first, ``scores={"bm25": s}``."""
+        """Up to ``limit`` hits among ``allowed`` chunks, best first, ``scores={"bm25": s}``
+        (also their ``score``, the order)."""
         text = query.content or query.text
         return [
             Hit(chunk=chunk, score=score, scores={"bm25": score})
