@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import hashlib
+import os
 from collections.abc import Sequence
 
 import numpy as np
 import pytest
+from hypothesis import settings
 
 from chronorag.retrieve.embedders import EMBEDDERS
 from chronorag.retrieve.tokenize import tokenize
@@ -33,6 +35,19 @@ class HashEmbedder:
 
 
 TEST_EMBEDDERS = ("test-hash", "test-hash-b")
+
+# Property tests read their example counts from these variables (a deeper run sets them
+# higher). The inner loop, ``-m "not slow"``, runs each property on fewer examples than the
+# full run (the README's test command and CI), which keeps the loop under 20 seconds.
+_QUICK_EXAMPLES = {"CHRONORAG_PROPERTY_EXAMPLES": "25", "FUZZ_EXAMPLES": "60"}
+settings.register_profile("quick", max_examples=40, deadline=None)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if config.getoption("markexpr", "") == "not slow":
+        for name, value in _QUICK_EXAMPLES.items():
+            os.environ.setdefault(name, value)
+        settings.load_profile("quick")
 
 
 def register_test_embedders() -> None:

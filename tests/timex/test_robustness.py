@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import json
+import os
 from datetime import UTC, datetime, timedelta, timezone, tzinfo
 
 import pytest
@@ -61,7 +62,7 @@ MOMENTS = st.one_of(
                      datetime(9999, 12, 31, 23, 59), datetime(9999, 1, 1),
                      datetime(2026, 11, 30)]),
 ).map(lambda moment: moment.replace(tzinfo=UTC))
-FAST = settings(max_examples=200, deadline=None)
+FAST = settings(max_examples=int(os.environ.get("FUZZ_EXAMPLES", "200")), deadline=None)
 
 
 def well_formed(interval: Interval) -> None:
@@ -161,7 +162,7 @@ def test_unheld_years_yield_nothing_not_a_substring(template: str, y: int, befor
 CLI_ZONES = ["UTC", "Asia/Shanghai", "America/New_York", "Pacific/Kiritimati"]
 
 
-@settings(max_examples=100, deadline=None,
+@settings(max_examples=int(os.environ.get("FUZZ_EXAMPLES", "200")) // 2, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(text=TEXTS, now=MOMENTS, zone=st.sampled_from(CLI_ZONES))
 def test_time_cli_exits_0_or_1(text: str, now: datetime, zone: str,
