@@ -564,3 +564,60 @@ def test_a_rust_panic_is_one_line_too(monkeypatch: pytest.MonkeyPatch,
     assert err == ("error: internal error in 'chronorag time' (PanicException: index 22 is not "
                    "a char boundary); the store keeps its last committed state. Set "
                    f"{cli.DEBUG_ENV}=1 to see the traceback, and please report it")
+
+
+# -- time --extract ------------------------------------------------------------------------
+
+
+def _lines(out: str) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in out.splitlines()]
+
+
+def test_time_extract_reads_stdin(capsys: pytest.CaptureFixture[str],
+                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+    text = "He has served since 2013 and meets every Monday. 会议持续三天。"
+    monkeypatch.setattr("sys.stdin", io.StringIO(text))
+    code, out, err = _run(capsys, "time", "--extract", "--now", NOW)
+    assert code == 0, err
+    lines = _lines(out)
+    assert [(x["text"], x["kind"], x["relation"]) for x in lines] == [
+        ("since 2013", "date", "since"), ("every Monday", "set", "none"),
+        ("三天", "duration", "none")]
+    for x in lines:
+        assert list(x)[:7] == ["text", "span", "start", "end", "granularity", "kind",
+                               "relation"]
+        assert text[x["span"][0]:x["span"][1]] == x["text"]
+    assert lines[0]["start"] == "2013-01-01T00:00:00+00:00" and lines[0]["end"] is None
+
+
+def test_time_extract_reads_a_file_and_resolves_against_now(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    source = tmp_path / "news.txt"
+    source.write_text("The deal closed yesterday.\n昨天下午5点开会。\n", encoding="utf-8")
+    code, out, err = _run(capsys, "time", "--extract", str(source), "--now", NOW)
+    assert code == 0, err
+    lines = _lines(out)
+    assert lines[0]["text"] == "yesterday"
+    assert lines[0]["start"] == "2026-06-14T00:00:00+00:00"
+    assert lines[0]["kind"] == "date" and lines[0]["value"] == "2026-06-14"
+    assert lines[1]["kind"] == "time" and lines[1]["start"] == "2026-06-14T17:00:00+00:00"
+
+
+def test_time_extract_bad_file_exits_2(capsys: pytest.CaptureFixture[str],
+                                       tmp_path: Path) -> None:
+    missing = tmp_path / "missing.txt"
+    code, out, err = _run(capsys, "time", "--extract", str(missing), "--now", NOW)
+    assert code == 2 and out == ""
+    assert err.startswith(f"error: cannot read {str(missing)!r}")
+    binary = tmp_path / "latin1.txt"
+    binary.write_bytes(b"caf\xe9 in 2020")
+    code, out, err = _run(capsys, "time", "--extract", str(binary), "--now", NOW)
+    assert code == 2 and out == "" and "UTF-8" in err
+
+
+def test_time_without_expression_or_extract_exits_2(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = _run(capsys, "time", "--now", NOW)
+    assert code == 2 and out == ""
+    assert err.startswith("error: give a time expression")

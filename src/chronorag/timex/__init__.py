@@ -2,9 +2,11 @@
 
 ``parse`` finds every expression of a text, ``parse_one`` reads a whole input as one
 expression (relation words allowed: "before 1981" is ``[None, 1981-01-01)``), and
-``sentence_mentions`` extracts absolute mentions at ingest. Nothing here reads the clock:
-relative expressions resolve against the ``now`` the caller passes. Conventions are
-documented in ``timex.en``, ``timex.zh``, ``timex.calendar`` and ``timex.relations``.
+``sentence_mentions`` extracts absolute mentions at ingest, and ``extract`` reports every
+expression of running text with its kind (date, time, duration, set, ref), relation and a
+TIMEX3-style value. Nothing here reads the clock: relative expressions resolve against the
+``now`` the caller passes. Conventions are documented in ``timex.en``, ``timex.zh``,
+``timex.calendar``, ``timex.relations`` and ``timex.durations``.
 """
 
 from __future__ import annotations
@@ -13,11 +15,12 @@ from datetime import UTC, datetime, tzinfo
 
 from chronorag.errors import TimeParseError
 from chronorag.model import TimeExpression
+from chronorag.timex.extract import Extracted, extract
 from chronorag.timex.mentions import sentence_mentions
 from chronorag.timex.pipeline import context, find
 from chronorag.timex.relations import relate
 
-__all__ = ["parse", "parse_one", "sentence_mentions"]
+__all__ = ["Extracted", "extract", "parse", "parse_one", "sentence_mentions"]
 
 _EXAMPLES = ("'2021-05-06', '6 May 2021', 'Q3 2024', 'last week', '3 days ago', "
              "'since 2019', '上周二', '2003年底', '最近三天'")

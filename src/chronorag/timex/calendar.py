@@ -185,3 +185,27 @@ def time_of_day(d: date, hour: int, minute: int | None, tz: tzinfo) -> Interval:
     if minute is None:
         return Interval(start, start + timedelta(hours=1), G.HOUR)
     return Interval(start, start + timedelta(minutes=1), G.MINUTE)
+
+
+def pick(candidates: list[date], today: date, direction: int) -> date:
+    """The candidate day a time without a year means: the latest on or before ``today``
+    (``direction`` -1, past tense), the first on or after (+1, future), else the nearest
+    (a tie goes to the past). ``candidates`` must hold one on each side of ``today``."""
+    before = [c for c in candidates if c <= today]
+    after = [c for c in candidates if c >= today]
+    if direction < 0 or not after:
+        return max(before)
+    if direction > 0 or not before:
+        return min(after)
+    last, first = max(before), min(after)
+    return last if today - last <= first - today else first
+
+
+def month_part(year: int, month_: int, part: str | None, tz: tzinfo) -> Interval:
+    """A month, or its early / mid / late part: days 1-10, 11-20, 21 to the end."""
+    if part is None:
+        return month(year, month_, tz)
+    first = date(year, month_, 1)
+    lo, hi = {"early": (1, 11), "mid": (11, 21), "late": (21, None)}[part]
+    end = add_months(first, 1) if hi is None else date(year, month_, hi)
+    return span(date(year, month_, lo), end, tz, G.MONTH)

@@ -7,8 +7,15 @@ Conventions (documented here because they are choices):
   speakers mean and what other parsers return. "this Friday" is the Friday of the current
   Monday-based week, even when it is already past. (Chinese 上周二 / 下周二 are calendar
   weeks instead; see ``zh.py``.)
-* "N days/weeks/months/years ago" is the single day exactly that far back (month
-  arithmetic clamps to the month end: a year before 2024-02-29 is 2023-02-28).
+* "N days/weeks/months/quarters/years ago" is the calendar unit that far back, at the
+  unit's granularity ("four years ago" is a year, "two months ago" a month, "3 days ago" a
+  day; month arithmetic clamps to the month end); "N decades ago" is that year.
+* A time without a year ("Friday", "Aug. 7", "early December", "the third quarter") is
+  read by the tense of its sentence (``en_tense``; rules in ``en_noyear``): the latest one
+  on or before today after a past-tense verb, the next one on or after today with "will",
+  else the nearest. After "by", "until", "effective" a date looks ahead.
+* "now", "currently", "recently", "the past", "the future" are references (kind ``ref``):
+  the present is the day of ``now``, the past ``[None, now)``, the future ``[now, None)``.
 * "the last/past N days" is the N calendar days ending today: ``[tomorrow - N, tomorrow)``.
 * A bare four-digit number is a year only in a date context (after "in", "since",
   "from", "born", "the ... <noun>", in parentheses, ...), never "1,000" or "model 2048".
@@ -269,8 +276,8 @@ def year_attributive(m: re.Match[str], ctx: Context) -> Result:
       r"|\bthis\s+(?:morning|afternoon|evening)\b", relative=True)
 def named_day(m: re.Match[str], ctx: Context) -> Result:
     text = m.group(0).lower()
-    offset = (-2 if "before" in text else 2 if "after" in text else -1 if "yesterday" in text
-              else 1 if "tomorrow" in text else 0)
+    offset = (-2 if "before" in text else 2 if "after tomorrow" in text
+              else -1 if "yesterday" in text else 1 if "tomorrow" in text else 0)
     return cal.day(ctx.today + timedelta(days=offset), ctx.tz)
 
 
@@ -282,7 +289,9 @@ _UNIT = r"(?P<u>day|week|month|quarter|year|decade)s?"
 def units_ago(m: re.Match[str], ctx: Context) -> Result:
     n = en_number(m["n"])
     sign = -1 if m["dir"].lower() in ("ago", "earlier", "before") else 1
-    return cal.day(cal.shift(ctx.today, m["u"].lower(), sign * n), ctx.tz)
+    unit = m["u"].lower()
+    target = cal.shift(ctx.today, unit, sign * n)
+    return cal.unit_interval(target, "year" if unit == "decade" else unit, ctx.tz)
 
 
 @rule(r"(?:the\s+)?\b(?P<w>last|past|previous|next|coming|following)\s+(?P<n>" + EN_NUMBER
@@ -295,8 +304,12 @@ def unit_window(m: re.Match[str], ctx: Context) -> Result:
     return cal.span(start, cal.shift(start, unit, n), ctx.tz, Granularity.DAY)
 
 
+# "next year's first quarter" is read whole by ``bare_quarter``.
+_QUARTER_WORD = r"(?:first|second|third|fourth|1st|2nd|3rd|4th)[\s-]+quarter"
+
+
 @rule(r"(?:the\s+)?\b(?P<w>this|last|past|previous|next|coming|current)\s+"
-      r"(?P<u>week|month|quarter|year|decade)\b", relative=True)
+      r"(?P<u>week|month|quarter|year|decade)\b(?!'s\s+" + _QUARTER_WORD + ")", relative=True)
 def this_unit(m: re.Match[str], ctx: Context) -> Result:
     word, unit = m["w"].lower(), m["u"].lower()
     if word == "past":

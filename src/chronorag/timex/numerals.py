@@ -27,6 +27,9 @@ _CN_UNITS = {"十": 10, "百": 100, "千": 1000}
 CN_NUM_CHARS = "〇零○一二两三四五六七八九十百千"
 #: A number written in Arabic digits or Chinese numerals.
 NUMBER = rf"(?:\d+|[{CN_NUM_CHARS}]+)"
+#: A number of up to four digits or numerals, never the tail of a longer one ("12345天前" is
+#: not "2345天前").
+BOUNDED_NUMBER = rf"(?:(?<!\d)\d{{1,4}}|(?<![{CN_NUM_CHARS}])[{CN_NUM_CHARS}]{{1,4}})"
 
 
 def en_number(word: str) -> int:

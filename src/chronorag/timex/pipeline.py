@@ -6,14 +6,14 @@ import logging
 import re
 from datetime import UTC, datetime, tzinfo
 
-from chronorag.timex import en, zh
+from chronorag.timex import en, en_noyear, zh
 from chronorag.timex.calendar import Context
 from chronorag.timex.engine import Found, Scanner, attach_times, extend_range_words, merge_ranges
 from chronorag.timex.numerals import CN_NUM_CHARS
 from chronorag.timex.rules import ERA_MARK, FLAGS
 
 log = logging.getLogger(__name__)
-_ALL = [*en.REGISTRY.rules, *zh.REGISTRY.rules]
+_ALL = [*en.REGISTRY.rules, *en_noyear.REGISTRY.rules, *zh.REGISTRY.rules]
 _NUMERALS = rf"[0-9{CN_NUM_CHARS}]"
 # Every place an absolute expression can begin (see Scanner): a number, or a word that
 # some absolute rule starts with ("the 1990s", "May 6, 2021", "from 1990 to 1995", ...).
@@ -21,7 +21,7 @@ _STARTERS = (
     _NUMERALS + r"+|(?:\b|(?<=\d))(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|the"
     r"|from|between|early|mid|middle|late|beginning|start|end|q[1-4]|h[12]|mon|tue|wed|thu|fri|sat|sun"
     r"|spring|summer|autumn|fall|winter|first|second|third|fourth|1st|2nd|3rd|4th|at"
-    r"|noon|midday|midnight)|[从自在上下]"
+    r"|noon|midday|midnight)|[从自在上下]|" + zh.STARTERS
 )
 # Era rules begin with these too ("AD 800", "公元前221年", "前221年").
 _ERA_STARTERS = r"|(?:\b|(?<=\d))(?:ad\b|a\.d\.)|公元|前(?=\d)"

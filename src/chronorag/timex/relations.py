@@ -4,7 +4,8 @@ Conventions: "before X" is ``[None, X.start)``; "after X" is ``[X.end, None)`` (
 *end* of the named period); "since X" / "from X" / X以来 / X至今 is ``[X.start, None)``;
 "until X" / "by X" / 直到X / 到X为止 is ``[None, X.end)`` (X itself included); "as of X" /
 截至X is ``as_of`` X; a range ("between X and Y", "from X to Y", X到Y之间) is
-``[X.start, Y.end)``; any other time (with "in", "on", "during", 在 or no word) is ``in``.
+``[X.start, Y.end)``; any other time (with "in", "on", "during", 在 or no word) is ``in``,
+and so is X前后 ("around X", not "before X").
 """
 
 from __future__ import annotations
@@ -26,7 +27,8 @@ _EN_SUFFIX = re.compile(
     r")\b", re.IGNORECASE)
 _ZH_PREFIX = re.compile(r"(?P<w>自从|自|从|截至|截止到|截止|直到|到|至|在|于|早于|晚于)\s*$")
 _ZH_SUFFIX = re.compile(
-    r"\s*(?P<w>以前|之前|前|以后|之后|后|以来|起|开始|至今|为止|期间|时|的时候|当时)")
+    r"\s*(?P<w>[或及](?:以前|之前|以后|之后)|以前|之前|前(?![后後])|以后|之后|后|以來|以来|起|开始"
+    r"|至今|为止|期间|时|的时候|当时)")
 
 _OWN_PREFIX = re.compile(r"from\b|between\b|[从自在]", re.IGNORECASE)
 
@@ -52,6 +54,10 @@ _WORDS: dict[str, Relation] = {
     "至今": Relation.SINCE, "直到": Relation.UNTIL, "到": Relation.UNTIL, "至": Relation.UNTIL,
     "为止": Relation.UNTIL, "截至": Relation.AS_OF, "截止到": Relation.AS_OF,
     "截止": Relation.AS_OF,
+    # "X或之前" (X or before) includes X, as "X and earlier" does.
+    "或以前": Relation.UNTIL, "或之前": Relation.UNTIL, "及以前": Relation.UNTIL,
+    "及之前": Relation.UNTIL, "或以后": Relation.SINCE, "或之后": Relation.SINCE,
+    "及以后": Relation.SINCE, "及之后": Relation.SINCE, "以來": Relation.SINCE,
 }
 
 

@@ -13,6 +13,13 @@ Conventions:
   needs four digits. 公元前 (and a bare 前 before a three- or four-digit year: "前221年",
   "前221—前206年") marks a BC time, recognised and skipped: the calendar starts at AD 1.
   "前3年" / "前100年里" stay the previous / first N years.
+* A month or day without a year is of this year / this month (3月, 29日), as a bare 周二 is
+  of this week. A two-digit year is 20yy unless that is over ten years ahead (98年 = 1998);
+  only 0x年 stands alone, other two-digit years need a month after them.
+* 民国N年 and Qing reign years count from the era's first year (民国三年 = 1914).
+* 去年的前10天 / 2003年的最后两个月 are the first / last N units of that year; 十月的第一周 is
+  the N-th Monday-start week whose Thursday falls in the period (as ISO 8601 weeks).
+* Times of day are in ``timex.zh_clock``.
 """
 
 from __future__ import annotations
@@ -22,22 +29,27 @@ from datetime import date, timedelta
 
 from chronorag.model import Granularity
 from chronorag.timex import calendar as cal
+from chronorag.timex import zh_clock, zh_lunar
 from chronorag.timex.calendar import Context
-from chronorag.timex.numerals import CN_NUM_CHARS, cn_digits, cn_number
-from chronorag.timex.rules import Clock, Registry, Result
+from chronorag.timex.numerals import BOUNDED_NUMBER, CN_NUM_CHARS, cn_digits, cn_number
+from chronorag.timex.rules import Registry, Result
+from chronorag.timex.zh_clock import DAY_WORDS
 
 REGISTRY = Registry()
+# Times of day first: 明天下午两点到四点 is one range, not 明天 and a clock.
+REGISTRY.rules.extend(zh_clock.REGISTRY.rules)
+REGISTRY.rules.extend(zh_lunar.REGISTRY.rules)
 rule = REGISTRY.rule
 
 # Never the tail of a longer number: "12345天前" is not "2345天前" or "5天前".
-N = rf"(?:(?<!\d)\d{{1,4}}|(?<![{CN_NUM_CHARS}])[{CN_NUM_CHARS}]{{1,4}})"
+N = BOUNDED_NUMBER
 Y4 = (rf"(?:公元\s*(?:\d+|[{CN_NUM_CHARS}]{{1,6}})|(?<!\d)\d{{4}}"
       r"|[〇零○一二三四五六七八九]{4})")
 _SEASONS = {"春": "spring", "夏": "summer", "秋": "autumn", "冬": "winter"}
 _PARTS = {"初": "early", "中": "mid", "底": "late", "末": "late"}
 _WEEKDAY = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6,
             "1": 0, "2": 1, "3": 2, "4": 3, "5": 4, "6": 5, "7": 6}
-_WEEK_OFFSET = {"上上": -2, "上": -1, "这": 0, "本": 0, "下": 1, "下下": 2}
+_WEEK_OFFSET = {"上上": -2, "上": -1, "这": 0, "這": 0, "本": 0, "下": 1, "下下": 2}
 
 
 def _year(text: str) -> int:
@@ -63,6 +75,53 @@ def before_christ(m: re.Match[str], ctx: Context) -> Result:
 
 
 # ---------------------------------------------------------------- absolute
+_NAMED_YEAR = "大前年|前年|去年|今年|本年|明年|后年|(?<!马)上一年|下一年"
+_YEAR_WORDS = {"大前年": -3, "前年": -2, "去年": -1, "今年": 0, "本年": 0, "明年": 1,
+               "后年": 2, "上一年": -1, "下一年": 1}
+
+# The first or last N days / weeks / months of a year: 去年的前10天, 2003年的最后两个月.
+@rule(rf"(?:(?P<ny>{_NAMED_YEAR})|(?P<y>{Y4})\s*年)\s*的?\s*(?P<w>前|头|最后|最後)\s*(?P<n>{N})"
+      r"\s*[个個]?(?P<u>天|日|周|週|星期|月)", relative=True)
+def year_edge(m: re.Match[str], ctx: Context) -> Result:
+    y = ctx.today.year + _YEAR_WORDS[m["ny"]] if m["ny"] else _year(m["y"])
+    n, unit = cn_number(m["n"]), _UNITS[m["u"]]
+    if n == 0:
+        return None
+    first, end = date(y, 1, 1), date(y + 1, 1, 1)
+    if m["w"] in ("前", "头"):
+        return cal.span(first, cal.shift(first, unit, n), ctx.tz, Granularity.DAY)
+    return cal.span(cal.shift(end, unit, -n), end, ctx.tz, Granularity.DAY)
+
+
+# The N-th week of a month or year (十月的第一周, 2021年的第二周): weeks start on Monday and
+# the first week is the one whose Thursday falls inside the period (as ISO 8601 weeks).
+@rule(rf"(?:(?P<ny>{_NAMED_YEAR})|(?P<y>{Y4})\s*年)?\s*的?\s*(?:(?P<m>{N})\s*月份?)?\s*的?\s*"
+      r"第(?P<n>[1-6一二三四五六])[个個]?(?:周|週|星期|礼拜|禮拜)", relative=True)
+def nth_week(m: re.Match[str], ctx: Context) -> Result:
+    if not (m["ny"] or m["y"] or m["m"]):
+        return None
+    y = (ctx.today.year + _YEAR_WORDS[m["ny"]] if m["ny"] else _year(m["y"]) if m["y"]
+         else ctx.today.year)
+    first = date(y, cn_number(m["m"]) if m["m"] else 1, 1)
+    monday = cal.week_start(first + timedelta(days=3))
+    return cal.days(monday + timedelta(weeks=cn_number(m["n"]) - 1), 7, ctx.tz,
+                    Granularity.WEEK)
+
+
+# 2019年6月1日-6月30日, 从2016年一月十日到十二日: the second day takes the first one's year
+# (and month); the range runs to the end of the second day.
+@rule(rf"(?:[从自]\s*)?(?P<y>{Y4})\s*年\s*(?P<m>{N})\s*月\s*(?P<d>{N})\s*[日号]\s*"
+      rf"(?:到|至|-|–|—|~|～)\s*(?:(?P<m2>{N})\s*月\s*)?(?P<d2>{N})\s*[日号](?:之间|期间|间)?",
+      kind="range")
+def day_range(m: re.Match[str], ctx: Context) -> Result:
+    year = _year(m["y"])
+    first = date(year, cn_number(m["m"]), cn_number(m["d"]))
+    last = date(year, cn_number(m["m2"] or m["m"]), cn_number(m["d2"]))
+    if last < first:
+        return None
+    return cal.span(first, last + timedelta(days=1), ctx.tz, Granularity.DAY)
+
+
 @rule(rf"(?P<y>{Y4})\s*年\s*(?P<m>{N})\s*月\s*(?P<d>{N})\s*[日号]")
 def full_date(m: re.Match[str], ctx: Context) -> Result:
     return cal.day(date(_year(m["y"]), cn_number(m["m"]), cn_number(m["d"])), ctx.tz)
@@ -94,7 +153,29 @@ def year_part(m: re.Match[str], ctx: Context) -> Result:
     return cal.year_part(_year(m["y"]), _PARTS[m["p"]], ctx.tz)
 
 
-_CENTURY = r"(?:公元\s*)?(?<!\d)(?P<c>\d{1,2}|[一二]?十[一二]?|[一二三四五六七八九])"
+# Era years: 民国N年 counts from 1912 (民国元年), a Qing reign from its first year (康熙三年 is
+# 1664); a month and day may follow. The table holds each era's first year.
+_ERA_FIRST_YEAR = {"民国": 1912, "民國": 1912, "康熙": 1662, "雍正": 1723, "乾隆": 1736,
+                   "嘉庆": 1796, "嘉慶": 1796, "道光": 1821, "咸丰": 1851, "咸豐": 1851,
+                   "同治": 1862, "光绪": 1875, "光緒": 1875, "宣统": 1909, "宣統": 1909}
+_ERAS = "|".join(_ERA_FIRST_YEAR)
+#: Where an era year or a lunar date can begin, for the ingest scanner's starting points.
+STARTERS = _ERAS + "|" + zh_lunar.STARTERS
+
+
+@rule(rf"(?P<e>{_ERAS})\s*(?P<y>元|{N})\s*年"
+      rf"(?:\s*(?P<m>{N})\s*月(?:\s*(?P<d>{N})\s*[日号])?)?")
+def era_year(m: re.Match[str], ctx: Context) -> Result:
+    year = _ERA_FIRST_YEAR[m["e"]] - 1 + (1 if m["y"] == "元" else cn_number(m["y"]))
+    if m["d"]:
+        return cal.day(date(year, cn_number(m["m"]), cn_number(m["d"])), ctx.tz)
+    if m["m"]:
+        return cal.month(year, cn_number(m["m"]), ctx.tz)
+    return cal.years(year, year, ctx.tz)
+
+
+_CENTURY = (rf"(?:公元\s*)?(?<![\d{CN_NUM_CHARS}])(?P<c>\d{{1,2}}|[一二]?十[一二三四五六七八九]?"
+            r"|[一二三四五六七八九])")
 _DECADE = r"(?P<d>[1-9]0|[一二三四五六七八九]十|00|零零)"
 
 
@@ -104,9 +185,10 @@ def century_decade(m: re.Match[str], ctx: Context) -> Result:
     return cal.decade(first, ctx.tz, _PARTS[m["p"]] if m["p"] else None)
 
 
-@rule(r"(?<!\d)(?P<y>1\d{2}0|20\d0|[1-9]0)\s*年代(?P<p>初|中|末)?期?")
+@rule(rf"(?:(?<!\d)(?P<y>1\d{{2}}0|20\d0|[1-9]0)|(?<![{CN_NUM_CHARS}纪])(?P<cy>[一二三四五六七八九]?十))"
+      r"\s*年代(?P<p>初|中|末)?期?")
 def decade(m: re.Match[str], ctx: Context) -> Result:
-    value = int(m["y"])
+    value = int(m["y"]) if m["y"] else cn_number(m["cy"])
     # "90年代" is the 1990s; two-digit decades up to 20 are read as this century.
     first = value if value >= 1000 else (2000 + value if value <= 20 else 1900 + value)
     return cal.decade(first, ctx.tz, _PARTS[m["p"]] if m["p"] else None)
@@ -134,27 +216,81 @@ def year(m: re.Match[str], ctx: Context) -> Result:
 
 
 # ---------------------------------------------------------------- relative (need now)
+_MONTH_PARTS = {"初": "early", "上旬": "early", "中旬": "mid", "下旬": "late", "底": "late",
+                "末": "late"}
+_NOT_AFTER_NUMBER = r"(?![内里以来前后後之间間])"
+
+
+def _two_digit_year(text: str, ctx: Context) -> int:
+    """"08年" is 2008 unless that is more than ten years ahead of now ("98年" is 1998)."""
+    yy = cn_digits(text)
+    return 2000 + yy if 2000 + yy <= ctx.today.year + 10 else 1900 + yy
+
+
+# Two-digit years: with a leading zero (08年, 〇八年), or before a month (98年5月); a bare
+# "10年" is more often ten years than 2010.
+@rule(rf"(?<![\d{CN_NUM_CHARS}])(?:(?P<y>0\d|[〇零○][一二三四五六七八九〇零○])\s*年(?!代|度)"
+      rf"|(?P<y2>\d\d)\s*年(?=\s*{N}\s*月))(?:\s*(?P<m>{N})\s*月份?(?:\s*(?P<d>{N})\s*[日号])?)?",
+      relative=True)
+def short_year(m: re.Match[str], ctx: Context) -> Result:
+    year = _two_digit_year(m["y"] or m["y2"], ctx)
+    if m["d"]:
+        return cal.day(date(year, cn_number(m["m"]), cn_number(m["d"])), ctx.tz)
+    if m["m"]:
+        return cal.month(year, cn_number(m["m"]), ctx.tz)
+    return cal.years(year, year, ctx.tz)
+
+
+# A bare quarter or Q3 is one of this year.
+@rule(r"(?<![年\d])第(?P<q>[1-4一二三四])季度|(?<![\w])Q(?P<q2>[1-4])(?![\w]|\s*\d)", relative=True)
+def bare_quarter(m: re.Match[str], ctx: Context) -> Result:
+    return cal.quarter(ctx.today.year, cn_number(m["q"] or m["q2"]), ctx.tz)
+
+
+# A part of a named year: 今年第三季度, 去年上半年, 明年夏天, 去年3月, 去年底.
+@rule(rf"(?P<ny>{_NAMED_YEAR})\s*的?\s*(?:第?(?P<q>[1-4一二三四])季度|Q(?P<q2>[1-4])"
+      rf"|(?P<h>[上下前后])半年|(?P<s>[春夏秋冬])(?:天|季)|年?(?P<p>初(?!次)|底|末)"
+      rf"|第(?P<nm>{N})[个個]月|(?P<m>{N})\s*月份?(?:\s*(?P<d>{N})\s*[日号])?)", relative=True)
+def named_year_part(m: re.Match[str], ctx: Context) -> Result:
+    y = ctx.today.year + _YEAR_WORDS[m["ny"]]
+    if m["q"] or m["q2"]:
+        return cal.quarter(y, cn_number(m["q"] or m["q2"]), ctx.tz)
+    if m["h"]:
+        return cal.half_year(y, m["h"] in "下后", ctx.tz)
+    if m["s"]:
+        return cal.season(y, _SEASONS[m["s"]], ctx.tz)
+    if m["p"]:
+        return cal.year_part(y, _PARTS[m["p"]], ctx.tz)
+    if m["d"]:
+        return cal.day(date(y, cn_number(m["m"]), cn_number(m["d"])), ctx.tz)
+    return cal.month(y, cn_number(m["nm"] or m["m"]), ctx.tz)
+
+
+# 本月十日 / 上个月3号: a day of a named month.
+@rule(rf"(?P<p>上上个|上个|上個|上|本|这个|這個|这|這|当|下个|下個|下)月\s*(?P<d>{N})\s*[日号]",
+      relative=True)
+def named_month_day(m: re.Match[str], ctx: Context) -> Result:
+    first = cal.add_months(ctx.today.replace(day=1), _MONTH_OFFSET.get(m["p"], 0))
+    return cal.day(first.replace(day=cn_number(m["d"])), ctx.tz)
+
+
 @rule(rf"(?<![年\d{CN_NUM_CHARS}])(?P<m>{N})\s*月\s*(?P<d>{N})\s*[日号]", relative=True)
 def month_day(m: re.Match[str], ctx: Context) -> Result:
     return cal.day(date(ctx.today.year, cn_number(m["m"]), cn_number(m["d"])), ctx.tz)
 
 
-_DAY_WORDS = {"大前天": -3, "前天": -2, "昨天": -1, "昨日": -1, "今天": 0, "今日": 0,
-              "明天": 1, "明日": 1, "后天": 2, "大后天": 3, "今早": 0, "今晚": 0,
-              "昨晚": -1, "明早": 1}
-
-
-@rule("大前天|大后天|前天|昨天|昨日|今天|今日|明天|明日|后天|今早|今晚|昨晚|明早", relative=True)
+@rule("|".join(DAY_WORDS), relative=True)
 def named_day(m: re.Match[str], ctx: Context) -> Result:
-    return cal.day(ctx.today + timedelta(days=_DAY_WORDS[m.group(0)]), ctx.tz)
+    return cal.day(ctx.today + timedelta(days=DAY_WORDS[m.group(0)]), ctx.tz)
 
 
-_UNITS = {"天": "day", "日": "day", "周": "week", "星期": "week", "礼拜": "week",
-          "月": "month", "年": "year", "季度": "quarter"}
-_UNIT = r"(?:个)?(?P<u>天|日|周|星期|礼拜|月|年|季度)"
+_UNITS = {"天": "day", "日": "day", "周": "week", "週": "week", "星期": "week", "礼拜": "week",
+          "禮拜": "week", "月": "month", "年": "year", "季度": "quarter"}
+_UNIT = r"(?:[个個])?(?P<u>天|日|周|週|星期|礼拜|禮拜|月|年|季度)"
 
 
-@rule(rf"(?P<n>{N}|半)\s*{_UNIT}\s*(?P<dir>以前|之前|前|以后|之后|后)(?![天年])", relative=True)
+@rule(rf"(?P<n>{N}|半)\s*{_UNIT}\s*(?P<dir>以前|之前|前|以后|之后|后|以後|之後|後)(?![天年])",
+      relative=True)
 def units_ago(m: re.Match[str], ctx: Context) -> Result:
     n = 0 if m["n"] == "半" else cn_number(m["n"])
     if n == 0 or n >= 1000:
@@ -163,20 +299,21 @@ def units_ago(m: re.Match[str], ctx: Context) -> Result:
     return cal.day(cal.shift(ctx.today, _UNITS[m["u"]], sign * n), ctx.tz)
 
 
-@rule(rf"(?P<w>最近|近|过去|过去的|前|未来|接下来的?)\s*(?P<n>{N})\s*{_UNIT}(?:内|里|以来|来)?",
-      relative=True)
+# 后3天 / 后1年 (not after a word: 然后3天) are the next N units, as 未来.
+@rule(rf"(?P<w>最近|近|过去|过去的|前|未来|接下来的?|(?<![^\W\d_])[后後])\s*(?P<n>{N})\s*{_UNIT}"
+      r"(?:内|里|以来|来)?", relative=True)
 def unit_window(m: re.Match[str], ctx: Context) -> Result:
     n, unit = cn_number(m["n"]), _UNITS[m["u"]]
     if n == 0:
         return None
-    if m["w"].startswith(("未来", "接下来")):
+    if m["w"].startswith(("未来", "接下来", "后", "後")):
         start = ctx.today + timedelta(days=1)
         return cal.span(start, cal.shift(start, unit, n), ctx.tz, Granularity.DAY)
     return cal.trailing(ctx.today, unit, n, ctx.tz)
 
 
-@rule(r"(?<!每)(?P<p>上上|上|这|本|下下|下)?个?(?:周|星期|礼拜)(?P<d>[一二三四五六日天1-7]|末)"
-      r"|(?P<p2>上上|上|这|本|下下|下)个?(?:周|星期|礼拜)(?![一二三四五六日天1-7末年])",
+@rule(r"(?<!每)(?P<p>上上|上|这|這|本|下下|下)?[个個]?(?:周|週|星期|礼拜|禮拜)(?P<d>[一二三四五六日天1-7]|末)"
+      r"|(?P<p2>上上|上|这|這|本|下下|下)[个個]?(?:周|週|星期|礼拜|禮拜)(?![一二三四五六日天1-7末年])",
       relative=True)
 def week(m: re.Match[str], ctx: Context) -> Result:
     offset = _WEEK_OFFSET[m["p"] or m["p2"] or "这"]
@@ -188,18 +325,18 @@ def week(m: re.Match[str], ctx: Context) -> Result:
     return cal.days(monday, 7, ctx.tz, Granularity.WEEK)
 
 
-@rule(r"(?P<p>上上个|上个|上|本|这个|这|当|下个|下|下下个)月(?!份?[\d一二三四五六七八九十])",
-      relative=True)
+_MONTH_OFFSET = {"上上个": -2, "上个": -1, "上個": -1, "上": -1, "下个": 1, "下個": 1, "下": 1,
+                 "下下个": 2}
+
+
+@rule(r"(?P<p>上上个|上个|上個|上|本|这个|這個|这|這|当|下个|下個|下|下下个)月"
+      r"(?!份?[\d一二三四五六七八九十])", relative=True)
 def month(m: re.Match[str], ctx: Context) -> Result:
-    offset = {"上上个": -2, "上个": -1, "上": -1, "下个": 1, "下": 1, "下下个": 2}.get(m["p"], 0)
+    offset = _MONTH_OFFSET.get(m["p"], 0)
     return cal.unit_interval(cal.add_months(ctx.today, offset), "month", ctx.tz)
 
 
-_YEAR_WORDS = {"大前年": -3, "前年": -2, "去年": -1, "今年": 0, "本年": 0, "明年": 1,
-               "后年": 2, "上一年": -1, "下一年": 1}
-
-
-@rule("大前年|前年|去年|今年|本年|明年|后年|上一年|下一年", relative=True)
+@rule(_NAMED_YEAR, relative=True)
 def named_year(m: re.Match[str], ctx: Context) -> Result:
     y = ctx.today.year + _YEAR_WORDS[m.group(0)]
     return cal.years(y, y, ctx.tz)
@@ -211,24 +348,38 @@ def quarter(m: re.Match[str], ctx: Context) -> Result:
     return cal.unit_interval(cal.shift(ctx.today, "quarter", offset), "quarter", ctx.tz)
 
 
-@rule(r"(?<![年\d])(?P<h>上|下)半年", relative=True)
+@rule(r"(?<![年\d])(?P<h>上|下|前|后)半(?P<u>年|月)", relative=True)
 def half(m: re.Match[str], ctx: Context) -> Result:
-    return cal.half_year(ctx.today.year, m["h"] == "下", ctx.tz)
+    second = m["h"] in "下后"
+    if m["u"] == "年":
+        return cal.half_year(ctx.today.year, second, ctx.tz)
+    # 上半月 is days 1-15, 下半月 the 16th to the month's end.
+    first = ctx.today.replace(day=1)
+    if second:
+        return cal.span(first.replace(day=16), cal.add_months(first, 1), ctx.tz, Granularity.DAY)
+    return cal.span(first, first.replace(day=16), ctx.tz, Granularity.DAY)
 
 
-# ---------------------------------------------------------------- times of day
-_AM_PM = r"(?P<ap>上午|下午|晚上|早上|早晨|中午|凌晨|傍晚|夜里|晚)"
-
-
-@rule(rf"(?:{_AM_PM}|(?<=[天日号早晚]))\s*(?P<h>{N})\s*[点點时](?:(?P<half>半)|(?P<m>{N})\s*分?)?",
-      kind="time")
-def clock(m: re.Match[str], ctx: Context) -> Result:
-    hour = cn_number(m["h"])
-    if hour > 24:
+# A month or day without a year is one of this year (this month): 3月 is March of the
+# current year, 29日 the 29th of the current month, as 周二 is this week's Tuesday. A bare
+# day needs Arabic digits before 日 or 号 ("十日" is as often "ten days"). 初 / 上旬,
+# 中旬, 下旬 / 底 are days 1-10, 11-20 and 21 to the end.
+@rule(rf"(?<![年\d{CN_NUM_CHARS}第每])(?P<m>{N})\s*月份?(?P<p>初|上旬|中旬|下旬|底|末)?"
+      rf"(?![\d{CN_NUM_CHARS}个個]|\s*\d)" + _NOT_AFTER_NUMBER, relative=True)
+def bare_month(m: re.Match[str], ctx: Context) -> Result:
+    month_ = cn_number(m["m"])
+    if not 1 <= month_ <= 12:
         return None
-    if m["ap"] in ("下午", "晚上", "傍晚", "夜里", "晚") and hour < 12:
-        hour += 12
-    minute = 30 if m["half"] else cn_number(m["m"]) if m["m"] else None
-    if minute is not None and minute > 59:
+    return cal.month_part(ctx.today.year, month_, _MONTH_PARTS.get(m["p"] or ""), ctx.tz)
+
+
+# 号 also numbers things (嫦娥六号, 3号线): a bare N号 must not follow a word.
+@rule(rf"(?<![月\d{CN_NUM_CHARS}第每])(?:(?P<d>\d{{1,2}})\s*日"
+      r"|(?:(?<![^\W\d_])|(?<=[在于到至从是的和及或]))"
+      rf"(?P<d2>\d{{1,2}}|[{CN_NUM_CHARS}]{{1,3}})号(?![线線楼樓院房机機门門床位]))"
+      + _NOT_AFTER_NUMBER, relative=True)
+def bare_day(m: re.Match[str], ctx: Context) -> Result:
+    day_ = cn_number(m["d"] or m["d2"])
+    if not 1 <= day_ <= 31:
         return None
-    return Clock(hour % 24, minute)
+    return cal.day(ctx.today.replace(day=day_), ctx.tz)

@@ -15,6 +15,7 @@ from datetime import UTC, datetime, tzinfo
 from chronorag.model import Understanding
 from chronorag.people.model import Directory
 from chronorag.timex import parse
+from chronorag.timex.engine import Found
 from chronorag.timex.pipeline import context, find
 from chronorag.timex.relations import relate
 from chronorag.understand.constraint import build, order_of, resolve_as_of, time_constraint
@@ -25,15 +26,26 @@ from chronorag.understand.intent import detect_intent
 __all__ = ["resolve_as_of", "understand"]
 
 
+def _names_present(found: Found, now: datetime) -> bool:
+    interval = found.interval
+    return (found.kind == "ref" and interval is not None and interval.start is not None
+            and interval.end is not None and interval.start <= now < interval.end)
+
+
 def understand(question: str, *, now: datetime, tz: tzinfo = UTC,
                people: Directory | None = None, user: str | None = None) -> Understanding:
     """Content, intent, constraint, time expressions and people of ``question``.
 
     ``people`` names the persons the question may mention; 我/I/my/me mean ``user``.
     """
-    found = [f for f in find(question, context(now, tz)) if f.interval is not None]
+    every = [f for f in find(question, context(now, tz)) if f.interval is not None]
+    # "now", "currently", 目前: a question about the present asks what any question without
+    # a time asks (as_of is now), so the word sets no constraint; it leaves the content.
+    present = [f for f in every if _names_present(f, now)]
+    found = [f for f in every if f not in present]
     relation, related = time_constraint(question, found)
     spans = [(r.start, r.end) for r in (relate(question, f) for f in found)]
+    spans += [(f.start, f.end) for f in present]
     blanked = list(question)
     for start, end in spans:
         blanked[start:end] = " " * (end - start)
