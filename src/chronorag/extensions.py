@@ -53,8 +53,6 @@ class IngestExtension(Protocol):
         ...
 
 
-ExtensionFactory = Callable[..., Extension]
-
 EXTENSIONS: Registry[Extension] = Registry("extension")
 EXTENSIONS.add("semantic", SemanticLayer)
 
