@@ -375,7 +375,7 @@ def test_ask_json_has_the_contract_shape(ask_db: Path,
     assert set(understanding) >= {"content", "intent", "constraint", "time_expressions",
                                   "entities"}
     assert understanding["intent"] in {"content", "time", "count"}
-    assert set(understanding["constraint"]) == {"relation", "order", "start", "end"}
+    assert set(understanding["constraint"]) == {"relation", "order", "start", "end", "anchor"}
     assert understanding["constraint"]["relation"] == "none"
     assert understanding["time_expressions"] == []
     assert payload["evidence"], "no evidence"

@@ -4,8 +4,9 @@ One small English + Chinese corpus (tests/cases/golden_retrieval/corpus.jsonl: W
 like pages whose periods live in the text, versioned policies with supersedes, drafts and
 retired rules, news with an event date) and one question file (questions.jsonl). Each
 question names the expected top document, status, answer-level flags, upcoming documents
-and a substring of the short answer. ``xfail`` / ``answer_xfail`` mark known wrong
-behaviour (strict: the test fails once it is fixed, so the mark gets removed).
+and a substring of the short answer (and one it must not hold, ``answer_excludes``).
+``xfail`` / ``answer_xfail`` mark known wrong behaviour (strict: the test fails once it is
+fixed, so the mark gets removed).
 """
 
 from __future__ import annotations
@@ -104,6 +105,7 @@ def test_golden_answer_text(engine: Engine, answers: dict[int, Answer], number: 
     case = QUESTIONS[number]
     answer = _answer(engine, answers, number)
     assert case["answer_contains"] in (answer.answer or ""), _describe(answer)
+    assert case.get("answer_excludes", "\0") not in (answer.answer or ""), _describe(answer)
 
 
 def test_mrag_trap_news_with_the_exact_date_ranks_below_the_period(

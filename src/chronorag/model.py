@@ -44,6 +44,14 @@ class Relation(enum.StrEnum):
     NONE = "none"
 
 
+class Anchor(enum.StrEnum):
+    """The edge of a state a question's time applies to: "appointed after 2015" asks when
+    the office *began*, "left the club in 2005" when it *ended*."""
+
+    START = "start"
+    END = "end"
+
+
 class Order(enum.StrEnum):
     """Ordinal selection among matching facts ("the first", "the last")."""
 
@@ -148,11 +156,13 @@ class TimeExpression:
 
 @dataclass(frozen=True)
 class Constraint:
-    """A question's time constraint: ``relation`` + optional ``order`` + interval."""
+    """A question's time constraint: ``relation`` + optional ``order`` + interval, and
+    ``anchor`` when the time applies to the start or end of a state, not its whole span."""
 
     relation: Relation = Relation.NONE
     order: Order | None = None
     interval: Interval | None = None
+    anchor: Anchor | None = None
 
     def to_json(self) -> dict[str, Any]:
         interval = self.interval
@@ -161,18 +171,26 @@ class Constraint:
             "order": None if self.order is None else self.order.value,
             "start": _iso(interval.start) if interval else None,
             "end": _iso(interval.end) if interval else None,
+            "anchor": None if self.anchor is None else self.anchor.value,
         }
 
 
 @dataclass(frozen=True)
 class Mention:
-    """A time mention inside a sentence; offsets are into the source document."""
+    """A time mention inside a sentence; offsets are into the source document.
+
+    ``interval`` is the time the mention names; ``relation`` is the word that opens it
+    ("since 2013" is 2013 with ``SINCE``, "2018年以前" is 2018 with ``BEFORE``), ``IN``
+    when none does. The named time is kept because a statement is dated by it; the
+    relation says the statement may also hold beyond it.
+    """
 
     text: str
     start: int
     end: int
     interval: Interval
     inherited: bool = False
+    relation: Relation = Relation.IN
 
 
 @dataclass(frozen=True)

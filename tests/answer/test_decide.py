@@ -127,3 +127,12 @@ def test_context_for_generation_has_metadata_headers() -> None:
     assert "valid_from: 2026-11-01T00:00:00+00:00" in text
     assert "applicable: no\nflags: superseded\n45 days" in text
     assert context_for_generation(answer, max_items=1).count("doc_id:") == 1
+
+
+def test_a_period_that_does_not_begin_at_the_asked_time_is_uncertain() -> None:
+    question = "Who was appointed chief executive after 2015?"
+    items = [ev("wiki", "Anna Berg served as chief executive from 2010 to 2018.",
+                flags=("edge_unverified",), source_type="wiki")]
+    decision = decide(question, items, as_of=AS_OF)
+    assert decision.status is AnswerStatus.UNCERTAIN
+    assert "time_unverified" in decision.flags

@@ -157,3 +157,9 @@ def test_timeqa_sample() -> None:
         chunks = chunk_document(doc)
         _check(doc, chunks)
         assert all(text_size(c.text) <= 200 for c in chunks)
+
+
+def test_a_full_width_stop_ends_a_sentence_before_a_digit() -> None:
+    text = "张伟于2009年至2016年担任总裁。2016年，李娜出任总裁。He said “好。”Then left."
+    pieces = [text[a:b] for a, b in split_sentences(text)]
+    assert pieces[:2] == ["张伟于2009年至2016年担任总裁。", "2016年，李娜出任总裁。"]

@@ -1,5 +1,5 @@
-"""Ingest mentions and relation words: a mention keeps the time it names (storing "since
-2013" open was measured to cost TimeQA, see the issue 13 note), ranges stay closed, and
+"""Ingest mentions and relation words: a mention keeps the time it names and records the
+relation word that opens it (the temporal scorer weighs it), ranges stay closed, and
 mentions never leave their sentence."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chronorag.model import Mention
+from chronorag.model import Mention, Relation
 from chronorag.timex import sentence_mentions
 
 
@@ -22,24 +22,31 @@ def _mentions(text: str) -> list[Mention]:
     return [m for ms in sentence_mentions(text, [(0, len(text))]) for m in ms]
 
 
-@pytest.mark.parametrize(("text", "surface"), [
-    ("By 2005 he had three children.", "2005"),    # a state reached then, not ended
-    ("截至2020年底，共有三家分店。", "2020年底"),     # dated then, not bounded
-    ("As of 2020 the population was 3,000.", "2020"),
-    ("He was elected in 2004.", "2004"),
-    ("1990年前后他住在北京。", "1990年"),             # around 1990, not before it
-    # Opening these at ingest cost TimeQA 1.1-1.3 points of hard AR@1 (issue 13 note):
-    ("习近平自2013年起担任国家主席。", "2013年"),
-    ("He has served as mayor since 2013.", "2013"),
-    ("He played for the club until 2005.", "2005"),
-    ("2018年以前的规定", "2018年"),
-    ("2018年之后的规定", "2018年"),
-    ("Before 1990 it was a farm.", "1990"),
+@pytest.mark.parametrize(("text", "surface", "relation"), [
+    ("By 2005 he had three children.", "2005", Relation.IN),   # a state reached then
+    ("截至2020年底，共有三家分店。", "2020年底", Relation.IN),     # dated then, not bounded
+    ("As of 2020 the population was 3,000.", "2020", Relation.IN),
+    ("He was elected in 2004.", "2004", Relation.IN),
+    ("1990年前后他住在北京。", "1990年", Relation.IN),             # around 1990
+    ("习近平自2013年起担任国家主席。", "2013年", Relation.SINCE),
+    ("He has served as mayor since 2013.", "2013", Relation.SINCE),
+    ("He played for the club until 2005.", "2005", Relation.UNTIL),
+    ("2018年以前的规定", "2018年", Relation.BEFORE),
+    ("2018年之后的规定", "2018年", Relation.AFTER),
+    ("Before 1990 it was a farm.", "1990", Relation.BEFORE),
 ])
-def test_relation_words_keep_the_named_time_at_ingest(text: str, surface: str) -> None:
+def test_relation_words_keep_the_named_time_at_ingest(text: str, surface: str,
+                                                       relation: Relation) -> None:
     [mention] = _mentions(text)
     assert mention.text == surface
     assert mention.interval.start is not None and mention.interval.end is not None
+    assert mention.relation is relation
+
+
+def test_an_inherited_mention_keeps_its_relation() -> None:
+    text = "He has served as mayor since 2013. He lives in the town."
+    _first, second = sentence_mentions(text, [(0, 34), (35, len(text))])
+    assert second[0].inherited and second[0].relation is Relation.SINCE
 
 
 def test_ranges_stay_closed() -> None:

@@ -13,7 +13,9 @@ and dates), in pipeline order, already judged by the validity rules. The rules:
   decides the rest.
 * **Uncertain**: the deciding item is ``undated`` (flag ``rests_on_undated``) and no
   sentence of it states a time that satisfies the question (``time_verified``); or the
-  question has a time and the deciding item states none (``time_unverified``); or another
+  question has a time and the deciding item states none, or for a question about a
+  beginning or an end, states a period that covers the time but does not begin (end) in it
+  (``edge_unverified`` on the item, ``time_unverified`` on the answer); or another
   band item that is approved, not a copy, and owned by a different owner than the approved
   deciding item states different facts (see :func:`~chronorag.answer.shape.states_differ`):
   both are kept as parallel views, flags ``parallel_views`` and ``owner:<name>`` per view,
@@ -98,7 +100,7 @@ def decide(question: str, evidence: Sequence[Evidence], *, upcoming: Sequence[Ev
     if "undated" in first.flags and "time_verified" not in first.flags:
         status = AnswerStatus.UNCERTAIN
         flags.append(RESTS_ON_UNDATED)
-    if "time_unknown" in first.flags:
+    if "time_unknown" in first.flags or "edge_unverified" in first.flags:
         status = AnswerStatus.UNCERTAIN
         flags.append(TIME_UNVERIFIED)
     if len(views) > 1:

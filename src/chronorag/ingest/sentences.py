@@ -118,6 +118,9 @@ _WIDE_SPACES = dict.fromkeys(map(ord, "\x85\xa0\u1680\u2000\u2001\u2002\u2003\u2
                              " ")
 # Fallback segmentation: up to and including a run of sentence-final punctuation, followed
 # by whitespace or the end of the block for Latin stops; Chinese stops end a sentence as is.
+# A full-width stop ends a sentence whatever follows it (it is never a decimal point), but
+# sentencex keeps "…总裁。2016年，…" together when a digit or Latin letter follows.
+_AFTER_FULL_WIDTH_END = re.compile(r"(?:(?<=[。！？][”’」』）])|(?<=[。！？]))(?=[0-9A-Za-z])")
 _FALLBACK = re.compile(r".+?(?:[.!?]+(?=\s|$)|[。！？]+|$)", re.S)
 
 
@@ -130,7 +133,8 @@ def _segments(block: str) -> list[str]:
     """
     module = _sentencex()
     try:
-        return list(module.segment(_language(block), block))
+        return [piece for segment in module.segment(_language(block), block)
+                for piece in _AFTER_FULL_WIDTH_END.split(segment) if piece]
     except (KeyboardInterrupt, SystemExit, GeneratorExit):
         raise
     except BaseException as exc:

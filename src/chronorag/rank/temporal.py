@@ -24,11 +24,15 @@ from datetime import datetime
 
 from chronorag.model import Constraint, Hit, Interval, Mention, Order, Query, Relation
 from chronorag.rank.base import named_score
+from chronorag.rank.edges import edge
 from chronorag.rank.rerank_none import with_scores
+from chronorag.timex.relations import constrain
 
-SATISFIES = 2
-UNKNOWN = 1
-VIOLATES = 0
+SATISFIES = 2.0
+OPEN = 1.5
+EDGE_MISS = 1.25
+UNKNOWN = 1.0
+VIOLATES = 0.0
 
 _SECONDS_PER_YEAR = 365.2425 * 86400.0
 
@@ -38,7 +42,7 @@ class SentenceFit:
     """How well one sentence's time fits the constraint."""
 
     fit: float
-    tier: int
+    tier: float
     sentence_index: int | None
     moment: datetime | None  # the deciding time, used for first/last ordering
 
@@ -116,6 +120,41 @@ def _extended(mentions: Sequence[Mention]) -> list[Mention]:
     return out
 
 
+_OPENS_FORWARD = (Relation.SINCE, Relation.AFTER)
+_OPENS_BACKWARD = (Relation.UNTIL, Relation.BEFORE)
+
+
+def _opened(mentions: Sequence[Mention]) -> dict[tuple[int, int], Mention]:
+    """Mentions with a relation word, opened as far as the passage lets them reach.
+
+    "Since 2013 he has been president" holds in 2020 unless the passage dates a later
+    statement: the open side stops at the next later mention ("since 2005 ... in 2008 he
+    moved") for since/after, at the previous earlier one for until/before. The result
+    is keyed by the mention's offsets.
+    """
+    own = [m for m in mentions if not m.inherited]
+    out: dict[tuple[int, int], Mention] = {}
+    for mention in mentions:
+        if mention.relation not in _OPENS_FORWARD + _OPENS_BACKWARD:
+            continue
+        opened = constrain(mention.relation, mention.interval)
+        lo, hi = opened.start, opened.end
+        if mention.relation in _OPENS_FORWARD and lo is not None:
+            named_end = mention.interval.end or lo
+            later = [s for s in (m.interval.start for m in own)
+                     if s is not None and s >= named_end and s > lo]
+            opened = Interval(lo, min(later) if later else None, opened.granularity)
+        elif mention.relation in _OPENS_BACKWARD and hi is not None:
+            named_start = mention.interval.start or hi
+            earlier = [e for e in (m.interval.end for m in own)
+                       if e is not None and e <= named_start and e < hi]
+            opened = Interval(max(earlier) if earlier else None, hi, opened.granularity)
+        out[(mention.start, mention.end)] = Mention(
+            mention.text, mention.start, mention.end, opened, mention.inherited,
+            mention.relation)
+    return out
+
+
 def _moment(mention: Mention, order: Order | None) -> datetime | None:
     interval = mention.interval
     if order is Order.LAST:
@@ -125,12 +164,13 @@ def _moment(mention: Mention, order: Order | None) -> datetime | None:
 
 def sentence_fits(
     hit: Hit, constraint: Constraint, *, inherited_weight: float = 0.85,
-    extended_weight: float = 0.8,
+    extended_weight: float = 0.8, open_weight: float = 0.8,
 ) -> list[SentenceFit]:
     """The temporal fit of every sentence of a hit's chunk."""
     target = _target(constraint)
     passage = [m for s in hit.chunk.sentences for m in s.mentions]
     stretched = {(m.start, m.end): m for m in _extended(passage)}
+    opened = _opened(passage)
     fits: list[SentenceFit] = []
     for sentence in hit.chunk.sentences:
         if target is None or not sentence.mentions:
@@ -142,9 +182,67 @@ def sentence_fits(
                    for m in (stretched.get((x.start, x.end)) for x in sentence.mentions)
                    if m is not None]
         value, best = max(scored, key=lambda pair: pair[0])
-        tier = SATISFIES if value >= 0.5 else VIOLATES
-        fits.append(SentenceFit(value, tier, sentence.index, _moment(best, constraint.order)))
+        if value >= 0.5:
+            fit = SentenceFit(value, SATISFIES, sentence.index, _moment(best, constraint.order))
+        else:
+            fit = _open_fit(sentence.mentions, opened, target, constraint,
+                            index=sentence.index, closed=SentenceFit(
+                                value, VIOLATES, sentence.index,
+                                _moment(best, constraint.order)),
+                            weight=open_weight)
+        if constraint.anchor is not None:
+            fit = _anchored(fit, _edge_fit(sentence.mentions, target, constraint,
+                                           index=sentence.index,
+                                           inherited_weight=inherited_weight))
+        fits.append(fit)
     return fits
+
+
+def _anchored(plain: SentenceFit, edge_fit: SentenceFit) -> SentenceFit:
+    """A question about a beginning or an end: the edge decides where the sentence states
+    it; a state that covers the asked time without starting (ending) in it ranks below
+    (``EDGE_MISS``) but above sentences without a time, and one that misses it violates."""
+    if edge_fit.tier == SATISFIES:
+        return edge_fit
+    if plain.tier >= OPEN:
+        return SentenceFit(plain.fit, EDGE_MISS, plain.sentence_index, plain.moment)
+    return plain
+
+
+def _open_fit(mentions: Sequence[Mention], opened: dict[tuple[int, int], Mention],
+              target: Interval, constraint: Constraint, *, index: int, closed: SentenceFit,
+              weight: float) -> SentenceFit:
+    """A sentence whose named times miss the target, saved by a relation that reaches it.
+
+    Such a sentence states the asked time only by implication ("since 2013" for 2020), so
+    it ranks below any that names it (tier ``OPEN``) and above those with no time.
+    """
+    # Only a sentence's own relation word opens its time: a sentence that inherits "since
+    # 2013" from its paragraph is dated by 2013, it does not claim to hold ever after.
+    reaching = [m for m in (opened.get((x.start, x.end)) for x in mentions if not x.inherited)
+                if m is not None and m.interval.overlaps(target)]
+    if not reaching:
+        return closed
+    best = max(reaching, key=lambda m: mention_fit(m, target, inherited_weight=0.85))
+    value = weight * mention_fit(best, target, inherited_weight=0.85)
+    return SentenceFit(max(value, 0.5), OPEN, index, _moment(best, constraint.order))
+
+
+def _edge_fit(mentions: Sequence[Mention], target: Interval, constraint: Constraint, *,
+              index: int, inherited_weight: float) -> SentenceFit:
+    """A sentence judged by the start (or end) of the states it dates: "served from 2010
+    to 2018" violates "appointed after 2015"; a mention that does not state the edge
+    ("until 2018" for a start) leaves the time unknown."""
+    assert constraint.anchor is not None
+    edges = [(m, e) for m in mentions if (e := edge(m, constraint.anchor)) is not None]
+    if not edges:
+        return SentenceFit(0.5, UNKNOWN, index, None)
+    scored = [(mention_fit(Mention(m.text, m.start, m.end, e, m.inherited), target,
+                           inherited_weight=inherited_weight), e) for m, e in edges]
+    value, best = max(scored, key=lambda pair: pair[0])
+    tier = SATISFIES if value >= 0.5 else VIOLATES
+    moment = best.end if constraint.order is Order.LAST else best.start
+    return SentenceFit(value, tier, index, moment)
 
 
 def chunk_fit(hit: Hit, constraint: Constraint) -> SentenceFit:
@@ -232,6 +330,7 @@ class ChronoTemporal:
     def _annotate(self, hit: Hit, semantic: float, fit: SentenceFit,
                   key: tuple[float, ...]) -> Hit:
         flags = {VIOLATES: ("violates_time",), UNKNOWN: ("time_unknown",),
+                 OPEN: ("time_verified", "time_open"), EDGE_MISS: ("edge_unverified",),
                  SATISFIES: ("time_verified",)}[fit.tier]
         # The part of the sort key above relevance, so later stages reorder near-ties only
         # among hits that share it: the tier (-1 below the relevance gate) and, for a

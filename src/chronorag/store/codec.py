@@ -17,7 +17,16 @@ from typing import Any
 import numpy as np
 
 from chronorag.errors import StoreError
-from chronorag.model import Chunk, Document, Granularity, Interval, Mention, Sentence, Status
+from chronorag.model import (
+    Chunk,
+    Document,
+    Granularity,
+    Interval,
+    Mention,
+    Relation,
+    Sentence,
+    Status,
+)
 from chronorag.store.base import PreparedDocument
 
 INTERVAL_FIELDS = ("valid_from", "valid_to", "occurred_at", "published_at", "modified_at")
@@ -120,14 +129,17 @@ def document_from_row(row: Sequence[Any], intervals: IntervalDecoder) -> Documen
 
 
 def encode_mentions(mentions: Iterable[Mention]) -> str | None:
-    """Mentions as a JSON list of ``{text,start,end,istart,iend,gran,inherited}``."""
+    """Mentions as a JSON list of ``{text,start,end,istart,iend,gran,inherited[,rel]}``."""
     items = []
     for m in mentions:
         istart, iend, gran = encode_interval(m.interval)
-        items.append({
+        item = {
             "text": m.text, "start": m.start, "end": m.end, "istart": istart, "iend": iend,
             "gran": gran or None, "inherited": m.inherited,
-        })
+        }
+        if m.relation is not Relation.IN:
+            item["rel"] = m.relation.value  # absent means IN: stores written before read alike
+        items.append(item)
     return _dumps(items) if items else None
 
 
@@ -140,7 +152,7 @@ def decode_mentions(text: str | None, intervals: IntervalDecoder) -> tuple[Menti
         interval = intervals(item["istart"], item["iend"], item["gran"] or NO_GRANULARITY)
         assert interval is not None
         out.append(Mention(item["text"], item["start"], item["end"], interval,
-                           item["inherited"]))
+                           item["inherited"], Relation(item.get("rel", "in"))))
     return tuple(out)
 
 

@@ -18,6 +18,7 @@ from chronorag.timex import parse
 from chronorag.timex.engine import Found
 from chronorag.timex.pipeline import context, find
 from chronorag.timex.relations import relate
+from chronorag.understand.anchor import anchor_of
 from chronorag.understand.constraint import build, order_of, resolve_as_of, time_constraint
 from chronorag.understand.content import remove_spans
 from chronorag.understand.entities import find_entities
@@ -55,7 +56,7 @@ def understand(question: str, *, now: datetime, tz: tzinfo = UTC,
         question=question,
         content=content,
         intent=detect_intent(question),
-        constraint=build(relation, related, order),
+        constraint=build(relation, related, order, anchor_of(question, related)),
         time_expressions=tuple(parse(question, now=now, tz=tz)),
         entities=find_entities(question, directory=people, user=user),
     )
