@@ -18,8 +18,9 @@ from typing import Any
 
 from timex_scoring import Mention
 
+from chronorag.timex.timex3 import value_of
+
 Tagger = Callable[[str, datetime, str], list[Mention]]
-_SEASONS = {3: "SP", 6: "SU", 9: "FA", 12: "WI"}
 _REFS = {"ref_past": "PAST_REF", "ref_present": "PRESENT_REF", "ref_future": "FUTURE_REF"}
 
 
@@ -33,43 +34,10 @@ def _iso(moment: datetime | None) -> str | None:
 
 def timex_value(start: datetime | None, end: datetime | None, granularity: str | None,
                 now: datetime) -> str:
-    """The TIMEX3 value of an interval read at its granularity ("1998-Q1", "1998-W05", ...).
-
-    An interval open on one side that meets ``now`` is the TimeML reference word for the
-    past or the future; any other open interval has no TIMEX3 value.
-    """
-    now_naive = now.replace(tzinfo=None)
-    if start is None or end is None:
-        edge = _iso(end if start is None else start)
-        if edge is None:
-            return ""
-        near = abs(datetime.fromisoformat(edge) - now_naive) <= timedelta(days=1)
-        return ("PAST_REF" if start is None else "FUTURE_REF") if near else ""
-    return _AT_GRANULARITY.get(granularity or "day", _day)(start)
-
-
-def _day(s: datetime) -> str:
-    return s.strftime("%Y-%m-%d")
-
-
-def _week(s: datetime) -> str:
-    iso = s.isocalendar()
-    return f"{iso[0]:04d}-W{iso[1]:02d}"
-
-
-# TIMEX3 writes a value at its granularity: the century "19", the decade "199", "1998-SU".
-_AT_GRANULARITY: dict[str, Callable[[datetime], str]] = {
-    "century": lambda s: f"{s.year // 100:02d}",
-    "decade": lambda s: f"{s.year // 10:03d}",
-    "year": lambda s: f"{s.year:04d}",
-    "season": lambda s: f"{s.year:04d}-{_SEASONS.get(s.month, 'XX')}",
-    "quarter": lambda s: f"{s.year:04d}-Q{(s.month - 1) // 3 + 1}",
-    "month": lambda s: f"{s.year:04d}-{s.month:02d}",
-    "week": _week,
-    "hour": lambda s: s.strftime("%Y-%m-%dT%H:%M"),
-    "minute": lambda s: s.strftime("%Y-%m-%dT%H:%M"),
-    "second": lambda s: s.strftime("%Y-%m-%dT%H:%M:%S"),
-}
+    """The TIMEX3 value of an interval read at its granularity ("1998-Q1", "1998-W05", ...):
+    ``chronorag.timex.timex3``, the rule chronorag's own values come from, so that every
+    system is scored through the same format; "" where TIMEX3 has no value."""
+    return value_of(start, end, granularity, now) or ""
 
 
 def duration_value(start: datetime, end: datetime, granularity: str | None) -> str:
@@ -140,7 +108,12 @@ def chronorag(text: str, dct: datetime, lang: str) -> list[Mention]:
     except ImportError:
         return _chronorag_parsed(text, dct, lang)
     out = []
-    for e in extract(text, now=dct, tz=UTC):
+    every = extract(text, now=dct, tz=UTC)
+    # TimeML tags the ends of a range as two TIMEX3 ("between [1994] and [1997]"); the
+    # Chinese spec reads a range whole ("从2013年到2015年").
+    if lang != "zh":
+        every = [p for e in every for p in (getattr(e, "parts", ()) or (e,))]
+    for e in every:
         interval = e.interval
         g = None if interval is None or interval.granularity is None else str(
             interval.granularity)

@@ -30,7 +30,7 @@ CASES = [
      "2021-05-01T00:00:00+00:00", "2021-06-01T00:00:00+00:00"),
     ("Revenue fell in Q3 2024.", "Q3 2024", "date", "none", "2024-Q3",
      "2024-07-01T00:00:00+00:00", "2024-10-01T00:00:00+00:00"),
-    ("We met yesterday at 3pm and left.", "yesterday at 3pm", "time", "none", "2026-11-29T15",
+    ("We met yesterday at 3pm and left.", "yesterday at 3pm", "time", "none", "2026-11-29T15:00",
      "2026-11-29T15:00:00+00:00", "2026-11-29T16:00:00+00:00"),
     ("He lived there from 1990 to 1995.", "from 1990 to 1995", "date", "none", None,
      "1990-01-01T00:00:00+00:00", "1996-01-01T00:00:00+00:00"),

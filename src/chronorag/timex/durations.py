@@ -26,6 +26,8 @@ class Span:
     value: str
 
 
+_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august",
+           "september", "october", "november", "december")
 _EN_UNIT = {"year": "Y", "month": "M", "week": "W", "day": "D", "decade": "DE",
             "century": "CE", "quarter": "Q", "hour": "H", "minute": "MIN", "second": "S"}
 _DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
@@ -39,14 +41,16 @@ _EN_DURATION = re.compile(
     r"(?P<sep>[- ])(?:more[- ]|full[- ]|straight[- ])?"
     r"(?P<u>years?|months?|weeks?|days?|decades?|centur(?:y|ies)|quarters?|hours?|minutes?"
     r"|seconds?)\b(?P<half2>\s+and\s+a\s+half\b)?"
-    r"(?!\s+(?:ago|later|earlier|before|after|from now|hence|old)\b)(?!-old)",
+    r"(?!\s+(?:ago|earlier|from now|hence|old)\b)(?!-(?:old|earlier|ago)\b)",
     re.IGNORECASE)
-# A bare plural after "for" is an unknown count: "for years" is PXY.
-_EN_BARE = re.compile(r"(?<=\bfor )(?P<u>years|months|weeks|days|decades|hours|minutes)\b"
+# A bare plural after "for" or "within" is an unknown count: "for years" is PXY, "within
+# weeks" PXW.
+_EN_BARE = re.compile(r"(?:(?<=\bfor )|(?<=\bwithin ))"
+                      r"(?P<u>years|months|weeks|days|decades|hours|minutes)\b"
                       r"(?!\s+(?:ago|later|earlier|of|to come)\b)", re.IGNORECASE)
 _EN_SET = re.compile(
     r"\b(?:(?P<q>every|each)\s+(?:(?P<other>other)\s+)?(?P<u>year|month|week|day|morning"
-    r"|evening|night|hour|quarter|" + "|".join(_DAYS) + r")"
+    r"|evening|night|hour|quarter|" + "|".join(_DAYS) + r"|" + "|".join(_MONTHS) + r")"
     r"|(?P<adv>annually|daily|weekly|monthly|yearly|hourly|nightly|quarterly(?!\s+[a-z])))\b",
     re.IGNORECASE)
 # "quarterly" before a lower-case word is the financial adjective ("quarterly dividend",
@@ -159,6 +163,8 @@ def _en_set_value(m: re.Match[str]) -> str:
     step = "2" if m["other"] else "1"
     if unit in _DAYS:
         return f"XXXX-WXX-{_DAYS.index(unit) + 1}"
+    if unit in _MONTHS:  # "each July" is every year's July
+        return f"XXXX-{_MONTHS.index(unit) + 1:02d}"
     if unit in ("morning", "evening", "night"):
         return f"P{step}D"
     return _period(step, _EN_UNIT[unit])

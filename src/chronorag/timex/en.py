@@ -247,7 +247,9 @@ def year_range(m: re.Match[str], ctx: Context) -> Result:
     return cal.years(first, last, ctx.tz)
 
 
-_CONTEXT_WORDS = ("in since before after until till by from to between and during of circa"
+# Not "for": "played for 1860 Munich", "paid for 1500 tickets" name no year.
+_CONTEXT_WORDS = ("in since before after until till by from to between and during of circa into"
+                  " both due"
                   " around c. ca. born died year than through throughout early late mid"
                   " summer winter spring autumn fall season election elections census"
                   " est. founded established")
@@ -272,12 +274,14 @@ def year_attributive(m: re.Match[str], ctx: Context) -> Result:
 
 # ---------------------------------------------------------------- relative (need now)
 @rule(r"(?:the\s+)?day\s+before\s+yesterday|(?:the\s+)?day\s+after\s+tomorrow"
-      r"|\btoday\b|\btonight\b|\byesterday\b|\btomorrow\b"
-      r"|\bthis\s+(?:morning|afternoon|evening)\b", relative=True)
+      r"|\btoday\b|\btonight\b|(?:\b(?:mid-?\s?)?(?:morning|afternoon|evening)\s+)?"
+      r"\b(?:yesterday|tomorrow)\b(?:\s+(?:morning|afternoon|evening|night)\b)?"
+      r"|\bthis\s+(?:morning|afternoon|evening)\b|\blast\s+night\b", relative=True)
 def named_day(m: re.Match[str], ctx: Context) -> Result:
     text = m.group(0).lower()
     offset = (-2 if "before" in text else 2 if "after tomorrow" in text
-              else -1 if "yesterday" in text else 1 if "tomorrow" in text else 0)
+              else -1 if "yesterday" in text or "last" in text
+              else 1 if "tomorrow" in text else 0)
     return cal.day(ctx.today + timedelta(days=offset), ctx.tz)
 
 
@@ -295,7 +299,7 @@ def units_ago(m: re.Match[str], ctx: Context) -> Result:
 
 
 @rule(r"(?:the\s+)?\b(?P<w>last|past|previous|next|coming|following)\s+(?P<n>" + EN_NUMBER
-      + r")\s+" + _UNIT + r"(?!\s+(?:ago|later))", relative=True)
+      + r")\s+" + _UNIT + r"(?!\s+(?:ago|later))", relative=True, kind="window")
 def unit_window(m: re.Match[str], ctx: Context) -> Result:
     n, unit = en_number(m["n"]), m["u"].lower()
     if m["w"].lower() in ("last", "past", "previous"):
@@ -336,8 +340,12 @@ def weekday(m: re.Match[str], ctx: Context) -> Result:
 
 
 # ---------------------------------------------------------------- times of day
-@rule(r"(?:\bat\s+)?\b(?P<h>1[0-2]|0?[1-9])(?::(?P<m>[0-5]\d))?\s*(?P<ap>a\.?m\b\.?|p\.?m\b\.?)",
-      kind="time")
+# A zone after the clock ("5 p.m. EST") belongs to it; the hour stays the wall time named.
+_ZONE = r"(?:\s+(?-i:[ECMP][SD]T|GMT|UTC)\b)?"
+
+
+@rule(r"(?:\bat\s+)?\b(?P<h>1[0-2]|0?[1-9])(?::(?P<m>[0-5]\d))?\s*(?P<ap>a\.?m\b\.?|p\.?m\b\.?)"
+      + _ZONE, kind="time")
 def clock_12h(m: re.Match[str], ctx: Context) -> Result:
     hour = int(m["h"]) % 12 + (12 if m["ap"].lower().startswith("p") else 0)
     return Clock(hour, int(m["m"]) if m["m"] else None)

@@ -58,7 +58,11 @@ def month_day(m: re.Match[str], ctx: Context) -> Result:
 
 # A deadline or a start ("by Jan. 14", "through January", "effective Feb. 1") looks ahead,
 # whatever the tense of the verb that reports it.
-_FORWARD = re.compile(r"\b(?:by|until|till|through|effective|starting|beginning)\s+$", FLAGS)
+_FORWARD = re.compile(r"\b(?:by|until|till|through|effective|starting|beginning|as\s+soon\s+as)"
+                      r"\s+$", FLAGS)
+# A weekday in the possessive names an event the text reports ("Wednesday's ruling",
+# "Thursday's closing price"): one already past, whatever the tense around it.
+_POSSESSIVE = re.compile(r"['’]s\b")
 
 
 def _pick_date(candidates: list[date], today: date, m: re.Match[str]) -> date:
@@ -88,8 +92,51 @@ def bare_weekday(m: re.Match[str], ctx: Context) -> Result:
     today = ctx.today
     back = today - timedelta(days=(today.weekday() - target) % 7)
     ahead = today + timedelta(days=(target - today.weekday()) % 7)
-    chosen = cal.pick([back, ahead], today, tense(m.string, m.start(), m.end()))
+    if _FORWARD.search(m.string, max(0, m.start() - 12), m.start()):
+        direction = 1
+    elif _POSSESSIVE.match(m.string, m.end()):
+        direction = -1
+    else:
+        direction = tense(m.string, m.start(), m.end())
+    chosen = cal.pick([back, ahead], today, direction)
     return cal.day(chosen, ctx.tz)
+
+
+# Years said in words, as transcripts of broadcasts write them: "nineteen ninety-six",
+# "January nineteen ninety-seven", "the winter of nineteen ninety-four", "the year two
+# thousand" (a bare "two thousand" is a count). Only with ``now`` (no digit for the ingest
+# scanner to anchor on), like every rule here.
+_ONES = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+_TEENS = ("ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen",
+          "seventeen", "eighteen", "nineteen")
+_TENS = ("twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
+_YEAR_WORDS = (r"(?:(?P<c>nineteen|twenty)[\s-]+(?:(?P<t>" + "|".join(_TENS) + r")(?:[\s-]+(?P<o>"
+               + "|".join(_ONES) + r"))?|(?P<teen>" + "|".join(_TEENS) + r"))\b"
+               r"|(?<=\bthe\syear\s)two\s+thousand(?:\s+(?:and\s+)?(?P<o2>"
+               + "|".join(_ONES) + r"))?\b)" + _COUNT_NOUNS + r"(?![\s-]+(?:" + "|".join(_ONES)
+               + r")\b)")
+
+
+def _year_of_words(m: re.Match[str]) -> int:
+    if not m["c"]:
+        return 2000 + (_ONES.index(m["o2"].lower()) + 1 if m["o2"] else 0)
+    century = 1900 if m["c"].lower() == "nineteen" else 2000
+    if m["teen"]:
+        return century + 10 + _TEENS.index(m["teen"].lower())
+    ones = _ONES.index(m["o"].lower()) + 1 if m["o"] else 0
+    return century + 20 + 10 * _TENS.index(m["t"].lower()) + ones
+
+
+@rule(r"(?:(?:the\s+)?(?P<s>spring|summer|autumn|fall|winter)\s+of\s+|" + MONTH() + r"\s+(?:of\s+)?"
+      r"|(?:the\s+)?year\s+)?" + _YEAR_WORDS, relative=True)
+def year_in_words(m: re.Match[str], ctx: Context) -> Result:
+    year = _year_of_words(m)
+    if m["s"]:
+        name = m["s"].lower()
+        return cal.season(year, "autumn" if name == "fall" else name, ctx.tz)
+    if m["mon"]:
+        return cal.month(year, month_number(m["mon"]), ctx.tz)
+    return cal.years(year, year, ctx.tz)
 
 
 # A bare month name: the full name, or an abbreviation with its dot ("Dec."); "May" and
@@ -125,18 +172,19 @@ def bare_month(m: re.Match[str], ctx: Context) -> Result:
     return cal.month_part(year, target, part, ctx.tz)
 
 
-@rule(r"(?:(?P<yr>this|last|next)\s+year's\s+|the\s+(?:(?P<yy>1\d{3}|20\d{2})\s+)?"
-      r"(?:fiscal[\s-]+)?)?"
+@rule(r"(?:(?P<yr>this|last|next)\s+year's\s+|the\s+(?:(?P<yy>1\d{3}|20\d{2})\s+"
+      r"|(?P<ago>year[\s-](?:ago|earlier))\s+)?(?:fiscal[\s-]+)?)?"
       r"(?P<qw>first|second|third|fourth|1st|2nd|3rd|4th)[\s-]+quarter\b(?!\s+of\s+\d)",
       relative=True)
 def bare_quarter(m: re.Match[str], ctx: Context) -> Result:
     q, today = _ORDINAL[m["qw"].lower()], ctx.today
     shift = {"this": 0, "last": -1, "next": 1}.get((m["yr"] or "").lower())
     year = int(m["yy"]) if m["yy"] else today.year + (shift or 0)
-    if shift is None and not m["yy"] and date(year, 3 * q - 2, 1) > today and tense(
-            m.string, m.start(), m.end()) < 0:
+    if shift is None and not m["yy"] and date(year, 3 * q - 2, 1) > today and (
+            m["ago"] or tense(m.string, m.start(), m.end()) < 0):
         year -= 1  # a past quarter not yet begun this year is last year's
-    return cal.quarter(year, q, ctx.tz)
+    # "the year-ago third quarter": that quarter of the year before
+    return cal.quarter(year - (1 if m["ago"] else 0), q, ctx.tz)
 
 
 # A fiscal year is read as the calendar year it is named after (companies' fiscal years
@@ -177,6 +225,86 @@ def near_season(m: re.Match[str], ctx: Context) -> Result:
     elif word == "this" and not (name == "winter" and today.month <= 2):
         current = starts[2]  # this year's, past or coming ("this winter" in Jan: the current)
     return cal.season(current.year, name, ctx.tz)
+
+
+# "the weekend" is Saturday and Sunday: the last one before today, or with "next", "coming",
+# "ahead of" or a future tense the next one; "this weekend" on a Saturday or Sunday is the
+# current one.
+_AHEAD = re.compile(r"\bahead\s+of\s+$", FLAGS)
+
+
+@rule(r"\b(?:the|this|last|past|next|coming)\s+weekend\b(?!s)", relative=True)
+def weekend(m: re.Match[str], ctx: Context) -> Result:
+    today = ctx.today
+    word = m.group(0).split()[0].lower()
+    ahead = _AHEAD.search(m.string, max(0, m.start() - 12), m.start()) is not None
+    saturday = today + timedelta(days=(5 - today.weekday()) % 7)  # today's or the next
+    current = saturday - timedelta(days=7) if today.weekday() == 6 else saturday
+    if word in ("last", "past"):
+        current = saturday - timedelta(days=7)
+        if current + timedelta(days=1) >= today:
+            current -= timedelta(days=7)  # a weekend not yet over is not the last one
+    elif word == "the" and not ahead and tense(
+            m.string, m.start(), m.end()) <= 0 and current > today:
+        current -= timedelta(days=7)  # "over the weekend", "said over the weekend"
+    elif word in ("next", "coming") and current <= today:
+        current += timedelta(days=7)
+    return cal.days(current, 2, ctx.tz, Granularity.DAY)
+
+
+# Holidays with a fixed rule (US usage, as in the news these rules read): resolved like a
+# month and day without a year, "last"/"next" the one before or after today.
+def _nth_weekday(year: int, month_: int, weekday_: int, n: int) -> date:
+    first = date(year, month_, 1)
+    return first + timedelta(days=(weekday_ - first.weekday()) % 7 + 7 * (n - 1))
+
+
+_HOLIDAYS = {
+    "thanksgiving": lambda y: _nth_weekday(y, 11, 3, 4),  # fourth Thursday of November
+    "election": lambda y: _nth_weekday(y, 11, 0, 1) + timedelta(days=1),  # Tuesday after
+    "christmas eve": lambda y: date(y, 12, 24), "christmas": lambda y: date(y, 12, 25),
+    "new year's eve": lambda y: date(y, 12, 31), "new year's": lambda y: date(y, 1, 1),
+    "independence": lambda y: date(y, 7, 4), "fourth of july": lambda y: date(y, 7, 4),
+    "halloween": lambda y: date(y, 10, 31), "valentine's": lambda y: date(y, 2, 14),
+}
+
+
+@rule(r"(?:\b(?P<w>last|this|next)\s+)?(?P<h>(?-i:Thanksgiving|Christmas\s+Eve|Christmas"
+      r"|New\s+Year['’]s\s+Eve|Halloween|(?:the\s+)?Fourth\s+of\s+July)(?:\s+Day)?"
+      r"|(?-i:Election|Independence|New\s+Year['’]s|Valentine['’]s)\s+Day)\b", relative=True)
+def holiday(m: re.Match[str], ctx: Context) -> Result:
+    name = re.sub(r"\s+", " ", m["h"].lower().replace("’", "'")).removeprefix("the ")
+    name = name.removesuffix(" day") if name != "fourth of july day" else "fourth of july"
+    rule_of = _HOLIDAYS[name]
+    today, word = ctx.today, (m["w"] or "").lower()
+    candidates = [rule_of(y) for y in range(today.year - 1, today.year + 2)]
+    if word == "last":
+        return cal.day(max(c for c in candidates if c < today), ctx.tz)
+    if word == "next":
+        return cal.day(min(c for c in candidates if c > today), ctx.tz)
+    if word == "this":
+        return cal.day(candidates[1], ctx.tz)
+    return cal.day(_pick_date(candidates, today, m), ctx.tz)
+
+
+# A season without a year ("in the summer", "over the early summer"): the last one with a
+# past verb, the next one with a future, else the nearest; not "fall", a common verb.
+_SEASON_BEFORE = re.compile(r"\b(?:in|during|over|through|throughout|by|until|till|since|of"
+                            r"|into|for|before|after|from)\s+$", FLAGS)
+@rule(r"\bthe\s+(?:(?:early|late)\s+)?(?P<s>spring|summer|autumn|winter)\b(?!\s+of\b)",
+      relative=True)
+def bare_season(m: re.Match[str], ctx: Context) -> Result:
+    if not _SEASON_BEFORE.search(m.string, max(0, m.start() - 12), m.start()):
+        return None  # "The spring broke": a time only after a preposition of time
+    name, today = m["s"].lower(), ctx.today
+    starts = [date(y, cal.SEASON_START_MONTH[name], 1) for y in range(today.year - 2,
+                                                                       today.year + 2)]
+    current = max(s for s in starts if s <= today)
+    if cal.add_months(current, 3) > today:
+        return cal.season(current.year, name, ctx.tz)  # we are in it
+    direction = tense(m.string, m.start(), m.end())
+    start = cal.pick([current, min(s for s in starts if s > today)], today, direction)
+    return cal.season(start.year, name, ctx.tz)
 
 
 # "now that" is a cause, "now known as" a name: neither says when something holds.

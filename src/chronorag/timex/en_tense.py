@@ -10,13 +10,16 @@ from __future__ import annotations
 
 import re
 
-# Future markers are checked first at the same word, so "scheduled" counts as future.
+# Future markers are checked first at the same word, so "scheduled" counts as future. A
+# capitalised word in -ed is a name ("the United States"), not a verb in the past tense, and
+# most words in -eed are no past tense either ("succeed", "need", "indeed"; "agreed" is).
 _MARKERS = re.compile(
     r"\b(?:(?P<f>will|won't|shall|would|going\s+to|plan(?:s|ned|ning)?|intends?\s+to"
-    r"|scheduled|expected|expects?|due\s+to|upcoming|next)|(?P<p>was|were|had|did|said|says|told|went|came|made|took|gave|got"
+    r"|scheduled|expected|expects?|due\s+to|upcoming|next|(?:is|are|set|slated)\s+to)|(?P<p>was|were|had|did|said|says|told|went|came|made|took|gave|got"
     r"|began|rose|fell|saw|met|left|won|lost|sold|bought|paid|held|brought|found|became"
-    r"|kept|ran|led|struck|hit|spoke|wrote|announced|ago|last|earlier|since|[a-z]{2,}ied"
-    r"|(?!(?:need|seed|feed|speed|breed|hundred|indeed|shed)\b)[a-z]{2,}ed))\b|'ll\b",
+    r"|kept|ran|led|struck|hit|spoke|wrote|announced|ago|last|earlier|since|(?-i:[a-z]{2,}ied"
+    r"|(?!(?:hundred|shed|bed|red|wed)\b)(?!(?!(?:dis)?agreed|freed|decreed|guaranteed)[a-z]*eed\b)"
+    r"[a-z]{2,}ed)))\b|'ll\b",
     re.IGNORECASE)
 # A full stop after an initial ("Daniel P. Davison", "U.S.") or a common abbreviation ends
 # no sentence.

@@ -169,6 +169,7 @@ _CONNECTOR = re.compile(
     r"\s*(?:-|–|—|~|～|to|until|till|through|thru|and|至|到|和|与|或)\s*", FLAGS)
 _PREFIX_BETWEEN = re.compile(r"(?:\b(?:from|between)\s+|[从自在]\s*)$", FLAGS)
 _SUFFIX_BETWEEN = re.compile(r"\s*(?:之间|期间|间)")
+_BETWEEN_AFTER = re.compile(r"\s*(?:之间|之間|间|間)")
 _AND_WORDS = ("and", "和", "与", "或")
 
 
@@ -230,8 +231,10 @@ def _range(text: str, a: Found, b: Found) -> Found | None:
     if gap is None or a.kind == "range":
         return None
     prefix = _PREFIX_BETWEEN.search(text, max(0, a.start - 10), a.start)
-    if gap.group(0).strip().lower() in _AND_WORDS and (prefix is None or "from" in
-                                                       prefix.group(0).lower()):
+    # X和Y之间 is "between X and Y" with the word after: a span without a prefix.
+    between_after = _BETWEEN_AFTER.match(text, b.end) is not None
+    if gap.group(0).strip().lower() in _AND_WORDS and not between_after and (
+            prefix is None or "from" in prefix.group(0).lower()):
         return None  # "in 1990 and 1995" names two times, not a span
     start = prefix.start() if prefix is not None else a.start
     suffix = _SUFFIX_BETWEEN.match(text, b.end)

@@ -9,23 +9,42 @@ covers the relation words and the interval is opened ("since 2013" is
 ``[2013-01-01, None)``). ``value`` is a TIMEX3-style value ("2021-05", "2021-W18", "P3D",
 "XXXX-WXX-1", "PRESENT_REF"; a Chinese duration keeps the decimals of its reference
 annotation, "P1.5Y", where English writes TimeML's "P1Y6M"); with a relation it names the
-anchor ("since 2013" is "2013", as TIMEX3 keeps the signal word apart), and a range has none.
+anchor ("since 2013" is "2013", as TIMEX3 keeps the signal word apart), and a range has none
+but lists its two ends in ``parts`` (TimeML tags "between [1994] and [1997]" as two).
+
+Values follow TimeML where it writes more than the interval (``timex.timex3``,
+``timex.en_parts``, ``timex.en_extra``): "Friday morning" is "1998-08-07TMO"; "the past two
+months" is a duration anchored at now (kind duration, value "P2M", the interval kept);
+"three days later" is the duration "three days" (it counts from an event, not from now);
+"a year ago" in a report on a quarter is that quarter a year before; "early 1991" is "1991".
+English references that only extraction reports ("these days", "the near term") never
+reach ``parse``, so they never constrain a question.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, tzinfo
 from typing import Any
 
 from chronorag.model import Granularity, Interval, Relation
+from chronorag.timex.calendar import Context
 from chronorag.timex.durations import durations_and_sets
-from chronorag.timex.engine import Found
-from chronorag.timex.pipeline import context, find
+from chronorag.timex.en_extra import compared_period, english_extras
+from chronorag.timex.en_parts import part_of_day, window_value
+from chronorag.timex.engine import Found, attach_times
+from chronorag.timex.numerals import EN_NUMBER
+from chronorag.timex.pipeline import context, find, scanner
 from chronorag.timex.relations import relate
+from chronorag.timex.rules import ERA_MARK
+from chronorag.timex.timex3 import timex_value
 
 _FINE = (Granularity.HOUR, Granularity.MINUTE, Granularity.SECOND)
-_SEASONS = {3: "SP", 6: "SU", 9: "FA", 12: "WI"}
+# "a year ago" in a report names the period compared a year before (``en_extra``).
+_A_YEAR_BACK = re.compile(r"(?:a|one)\s+year\s+(?:ago|earlier)", re.IGNORECASE)
+_FROM_EVENT = re.compile(r"(?:" + EN_NUMBER + r")\s+(?:day|week|month|quarter|year|decade)s?"
+                         r"\s+(?:before|after|later)", re.IGNORECASE)
 _RELATIONS = {Relation.SINCE: "since", Relation.UNTIL: "until", Relation.BEFORE: "before",
               Relation.AFTER: "after"}
 
@@ -42,6 +61,9 @@ class Extracted:
     kind: str
     relation: str
     value: str | None
+    # The two ends of a range ("between 1994 and 1997"), each read alone, as TimeML tags
+    # them: two TIMEX3 linked by the range words; empty for any other expression.
+    parts: tuple[Extracted, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         """The ``time --extract`` line: DESIGN.md "Extraction", plus ``value``."""
@@ -60,7 +82,13 @@ def extract(text: str, *, now: datetime, tz: tzinfo = UTC) -> list[Extracted]:
     ['2013', 'XXXX-WXX-1', 'P3W']
     """
     ctx = context(now, tz)
-    dates = [_date(text, f) for f in find(text, ctx) if f.interval is not None]
+    # "three days later", "ten days before the shooting" count from an event, not from now:
+    # TimeML tags the duration ("three days", P3D), which ``durations`` reads.
+    found = [f for f in find(text, ctx) if f.interval is not None
+             and not _FROM_EVENT.fullmatch(text, f.start, f.end)]
+    dates = [_date(text, f, ctx) for f in found]
+    if any(f.kind == "range" for f in found):
+        dates = _with_parts(text, dates, ctx)
     spans = durations_and_sets(text)
     # The longer reading wins: a set or duration holds the day or hour it names ("every
     # Monday", "8天20时"); a date holds the duration it counts from ("three years ago").
@@ -73,6 +101,13 @@ def extract(text: str, *, now: datetime, tz: tzinfo = UTC) -> list[Extracted]:
         if all(span.end <= a or span.start >= b for a, b in taken):
             out.append(Extracted(text[span.start:span.end], span.start, span.end, None,
                                  span.kind, "none", span.value))
+    # Words only extraction reports (``timex.en_extra``) fill what nothing else read.
+    taken = [(e.start, e.end) for e in out]
+    if ctx.now is not None:
+        for extra in english_extras(text, ctx.now, tz):
+            if all(extra.end <= a or extra.start >= b for a, b in taken):
+                out.append(Extracted(text[extra.start:extra.end], extra.start, extra.end,
+                                     extra.interval, extra.kind, "none", extra.value))
     out.sort(key=lambda e: e.start)
     return _disjoint(out)
 
@@ -87,19 +122,78 @@ def _disjoint(items: list[Extracted]) -> list[Extracted]:
     return out
 
 
-def _date(text: str, f: Found) -> Extracted:
+def _date(text: str, f: Found, ctx: Context) -> Extracted:
     assert f.interval is not None
     related = relate(text, f)
     relation = _RELATIONS.get(related.relation, "none")
     start, end = (related.start, related.end) if relation != "none" else (f.start, f.end)
     interval = related.interval if relation != "none" else f.interval
+    compared = (compared_period(text, f.start, ctx.today, ctx.tz) if ctx.now is not None
+                and _A_YEAR_BACK.fullmatch(text, f.start, f.end) else None)
+    if compared is not None:
+        # "up from $5 a year earlier" compares; the period is the value either way
+        return Extracted(text[start:end], start, end,
+                         compared[0] if relation == "none" else interval, "date", relation,
+                         compared[1])
     value: str | None
     if f.kind == "ref":
         kind, value = "ref", _ref_value(f.interval)
+    elif f.kind == "window":
+        kind, value = "duration", window_value(text[f.start:f.end])
     else:
         kind = "time" if interval.granularity in _FINE else "date"
-        value = _value(f.interval) if f.kind != "range" else None
+        value = timex_value(f.interval) if f.kind != "range" else None
+        if value is not None and f.interval.granularity == Granularity.DAY:
+            value += part_of_day(text[f.start:f.end])
     return Extracted(text[start:end], start, end, interval, kind, relation, value)
+
+
+def _with_parts(text: str, dates: list[Extracted], ctx: Context) -> list[Extracted]:
+    """Each range with its ends, read by the scanner before ranges were merged."""
+    eras = ERA_MARK.search(text) is not None
+    raw = attach_times(text, scanner(absolute_only=ctx.now is None, eras=eras).scan(text, ctx),
+                       ctx)
+    out = []
+    for d in dates:
+        if d.value is None and d.interval is not None:
+            inside = [f for f in raw if f.interval is not None
+                      and d.start <= f.start and f.end <= d.end]
+            if len(inside) < 2:  # one rule read the whole range ("between 1994 and 1997")
+                inside = _halves(text, d.start, d.end, ctx)
+            d = replace(d, parts=tuple(_part(text, f) for f in inside))
+        out.append(d)
+    return out
+
+
+_CONNECTOR = re.compile(r"\s*(?:-|–|—|/|\bto\b|\buntil\b|\btill\b|\bthrough\b|\band\b)\s*",
+                        re.IGNORECASE)
+
+
+def _halves(text: str, start: int, end: int, ctx: Context) -> list[Found]:
+    """The expressions on either side of a range's last connector, read apart."""
+    cuts = list(_CONNECTOR.finditer(text, start, end))
+    if not cuts:
+        return []
+    cut = cuts[-1]
+    out = []
+    for lo, hi in ((start, cut.start()), (cut.end(), end)):
+        found = [f for f in find(text[lo:hi], ctx) if f.interval is not None]
+        if len(found) != 1:
+            return []
+        out.append(replace(found[0], start=found[0].start + lo, end=found[0].end + lo))
+    return out
+
+
+def _part(text: str, f: Found) -> Extracted:
+    assert f.interval is not None
+    if f.kind == "ref":
+        return Extracted(text[f.start:f.end], f.start, f.end, f.interval, "ref", "none",
+                         _ref_value(f.interval))
+    kind = "time" if f.interval.granularity in _FINE else "date"
+    value = timex_value(f.interval)
+    if value is not None and f.interval.granularity == Granularity.DAY:
+        value += part_of_day(text[f.start:f.end])
+    return Extracted(text[f.start:f.end], f.start, f.end, f.interval, kind, "none", value)
 
 
 def _ref_value(interval: Interval) -> str:
@@ -109,22 +203,3 @@ def _ref_value(interval: Interval) -> str:
     if interval.end is None:
         return "FUTURE_REF"
     return "PRESENT_REF"
-
-
-def _value(interval: Interval) -> str | None:
-    """TIMEX3 value of a closed interval, named by its start and granularity."""
-    s, g = interval.start, interval.granularity
-    if s is None or interval.end is None or g is None:
-        return None
-    forms = {
-        Granularity.CENTURY: f"{s.year // 100:02d}", Granularity.DECADE: f"{s.year // 10:03d}",
-        Granularity.YEAR: f"{s.year:04d}", Granularity.MONTH: f"{s.year:04d}-{s.month:02d}",
-        Granularity.QUARTER: f"{s.year:04d}-Q{(s.month - 1) // 3 + 1}",
-        Granularity.SEASON: f"{s.year:04d}-{_SEASONS.get(s.month, 'XX')}",
-        Granularity.DAY: s.date().isoformat(),
-        Granularity.WEEK: "{:04d}-W{:02d}".format(*s.isocalendar()[:2]),
-        Granularity.HOUR: f"{s.date().isoformat()}T{s.hour:02d}",
-        Granularity.MINUTE: f"{s.date().isoformat()}T{s.hour:02d}:{s.minute:02d}",
-        Granularity.SECOND: s.replace(tzinfo=None).isoformat(timespec="seconds"),
-    }
-    return forms.get(g)

@@ -6,7 +6,8 @@ Conventions:
   that week; 这周三 / 本周三 is the Wednesday of the current week even if it is past;
   下周三 is the Wednesday of next week. A bare 周二 / 星期二 means this week's Tuesday.
 * N天前 / 三年前 is the single day exactly that far back (month ends clamp).
-* 最近N天 / 近三个月 / 过去N年 is the window of N units ending today, inclusive.
+* 最近N天 / 近三个月 / 过去N年 is the window of N units ending today, inclusive; 前N周 the N
+  units before today, as 后N周 is the N after it.
 * 年初 / 年中 / 年底(年末) are the first / middle / last third of the year (Jan-Apr,
   May-Aug, Sep-Dec), as for English early / mid / late.
 * 公元 before a year makes it a year of any length ("公元800年", "公元1949年"); a bare year
@@ -17,7 +18,8 @@ Conventions:
   of this week. A two-digit year is 20yy unless that is over ten years ahead (98年 = 1998);
   only 0x年 stands alone, other two-digit years need a month after them.
 * 民国N年 and Qing reign years count from the era's first year (民国三年 = 1914).
-* 去年的前10天 / 2003年的最后两个月 are the first / last N units of that year; 十月的第一周 is
+* 去年的前10天 / 2003年的最后两个月 are the first / last N units of that year (N weeks are whole
+  Monday-start weeks, numbered as ISO 8601 weeks are); 十月的第一周 is
   the N-th Monday-start week whose Thursday falls in the period (as ISO 8601 weeks).
 * Times of day are in ``timex.zh_clock``.
 """
@@ -29,14 +31,16 @@ from datetime import date, timedelta
 
 from chronorag.model import Granularity
 from chronorag.timex import calendar as cal
-from chronorag.timex import zh_clock, zh_lunar
+from chronorag.timex import zh_clock, zh_lunar, zh_range
 from chronorag.timex.calendar import Context
 from chronorag.timex.numerals import BOUNDED_NUMBER, CN_NUM_CHARS, cn_digits, cn_number
 from chronorag.timex.rules import Registry, Result
 from chronorag.timex.zh_clock import DAY_WORDS
 
 REGISTRY = Registry()
-# Times of day first: 明天下午两点到四点 is one range, not 明天 and a clock.
+# Month ranges, dates with a part of the day and offsets from now before the rules that
+# read their pieces; then times of day: 明天下午两点到四点 is one range, not 明天 and a clock.
+REGISTRY.rules.extend(zh_range.REGISTRY.rules)
 REGISTRY.rules.extend(zh_clock.REGISTRY.rules)
 REGISTRY.rules.extend(zh_lunar.REGISTRY.rules)
 rule = REGISTRY.rule
@@ -88,6 +92,11 @@ def year_edge(m: re.Match[str], ctx: Context) -> Result:
     if n == 0:
         return None
     first, end = date(y, 1, 1), date(y + 1, 1, 1)
+    if unit == "week":
+        # Whole Monday-start weeks, numbered as 十月的第一周 is: the year's first week holds
+        # 4 January and its last one 28 December (ISO 8601).
+        first, end = cal.week_start(first + timedelta(days=3)), cal.week_start(
+            date(y, 12, 28)) + timedelta(weeks=1)
     if m["w"] in ("前", "头"):
         return cal.span(first, cal.shift(first, unit, n), ctx.tz, Granularity.DAY)
     return cal.span(cal.shift(end, unit, -n), end, ctx.tz, Granularity.DAY)
@@ -309,6 +318,9 @@ def unit_window(m: re.Match[str], ctx: Context) -> Result:
     if m["w"].startswith(("未来", "接下来", "后", "後")):
         start = ctx.today + timedelta(days=1)
         return cal.span(start, cal.shift(start, unit, n), ctx.tz, Granularity.DAY)
+    if m["w"] == "前":
+        # 前N周 is the N weeks before today, as 后N周 is the N after it.
+        return cal.span(cal.shift(ctx.today, unit, -n), ctx.today, ctx.tz, Granularity.DAY)
     return cal.trailing(ctx.today, unit, n, ctx.tz)
 
 

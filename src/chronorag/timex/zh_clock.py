@@ -10,7 +10,7 @@ of a named day is a span of hours (明天上午 is 08:00-12:00 tomorrow).
 from __future__ import annotations
 
 import re
-from datetime import timedelta
+from datetime import date, timedelta
 
 from chronorag.model import Granularity, Interval
 from chronorag.timex import calendar as cal
@@ -56,21 +56,29 @@ def _clock(m: re.Match[str], i: int, period: str | None) -> Clock | None:
 
 
 # 下午五点一刻到六点: the range ends where the second time begins (18:00), and the second
-# time keeps the first one's half of the day unless it names its own.
-@rule(rf"(?:[从自]\s*)?(?:(?P<day>{'|'.join(DAY_WORDS)})\s*)?{_clock_pattern(1, lead=False)}"
+# time keeps the first one's half of the day unless it names its own. A named day or a
+# date before the range is its day (2016年12月15日晚上7:00到8:00).
+_DATE = (rf"(?:(?P<y>(?<!\d)\d{{4}})\s*年\s*)?(?<![\d{CN_NUM_CHARS}])(?P<mo>{N})\s*月\s*"
+         rf"(?P<dd>{N})\s*[日号號]")
+
+
+@rule(rf"(?:[从自]\s*)?(?:(?:(?P<day>{'|'.join(DAY_WORDS)})|{_DATE})\s*)?"
+      rf"{_clock_pattern(1, lead=False)}"
       rf"\s*(?:到|至|-|–|—|~|～)\s*{_clock_pattern(2, lead=False)}", relative=True,
       kind="range")
 def clock_range(m: re.Match[str], ctx: Context) -> Result:
-    if re.search(r"[日号天]\s*$", m.string[:m.start()]) and not m["day"]:
+    if re.search(r"[日号天]\s*$", m.string[:m.start()]) and not (m["day"] or m["mo"]):
         return None  # after a date: the day pass joins each time to it
-    if not (m["ap1"] or m["day"] or m["half1"] or m["q1"] or m["m1"]
+    if not (m["ap1"] or m["day"] or m["mo"] or m["half1"] or m["q1"] or m["m1"]
             or "点" in m.group(0) or "點" in m.group(0)):
         return None  # "3:00-4:00" alone is read by the plain clock rules
     first = _clock(m, 1, m["ap1"])
     second = _clock(m, 2, m["ap2"] or (m["ap1"] if m["ap1"] in _PM else None))
     if first is None or second is None:
         return None
-    today = ctx.today + timedelta(days=DAY_WORDS.get(m["day"] or "", 0))
+    today = (date(int(m["y"]) if m["y"] else ctx.today.year, cn_number(m["mo"]),
+                  cn_number(m["dd"])) if m["mo"]
+             else ctx.today + timedelta(days=DAY_WORDS.get(m["day"] or "", 0)))
     start = cal.time_of_day(today, first.hour, first.minute, ctx.tz).start
     end = cal.time_of_day(today, second.hour, second.minute, ctx.tz).start
     if start is None or end is None or not start < end:
@@ -81,16 +89,17 @@ def clock_range(m: re.Match[str], ctx: Context) -> Result:
 
 # A part of a named day (明天上午, 昨天晚上) is its hours; a clock time after it is read by
 # the clock rules instead (明天下午5点).
-_DAY_PARTS = {"凌晨": (0, 6), "早上": (6, 12), "早晨": (6, 12), "上午": (8, 12), "中午": (11, 13),
+#: Parts of the day and their hours [from, to).
+DAY_PARTS = {"凌晨": (0, 6), "早上": (6, 12), "早晨": (6, 12), "上午": (8, 12), "中午": (11, 13),
               "下午": (12, 18), "傍晚": (17, 19), "晚上": (18, 24), "晚间": (18, 24),
               "夜里": (20, 24), "夜间": (20, 24)}
 
 
-@rule(rf"(?P<day>{'|'.join(DAY_WORDS)})\s*(?P<part>{'|'.join(_DAY_PARTS)})"
+@rule(rf"(?P<day>{'|'.join(DAY_WORDS)})\s*(?P<part>{'|'.join(DAY_PARTS)})"
       rf"(?!\s*[\d{CN_NUM_CHARS}])", relative=True)
 def day_part(m: re.Match[str], ctx: Context) -> Result:
     d = ctx.today + timedelta(days=DAY_WORDS[m["day"]])
-    lo, hi = _DAY_PARTS[m["part"]]
+    lo, hi = DAY_PARTS[m["part"]]
     start = cal.at(d, ctx.tz, lo)
     end = cal.at(d + timedelta(days=1), ctx.tz) if hi == 24 else cal.at(d, ctx.tz, hi)
     return Interval(start, end, Granularity.HOUR)
@@ -111,6 +120,39 @@ def clock_minutes(m: re.Match[str], ctx: Context) -> Result:
 def clock(m: re.Match[str], ctx: Context) -> Result:
     before = m.string[m.start() - 1] if m.start() else ""
     return _clock(m, 1, m["ap1"] or before)
+
+
+# A bare N点 is as often "N points" (三点建议): it is a time of day only before a relation
+# word, punctuation or the end, and a Chinese numeral also needs a word of place or time
+# before it (在十二点之后, 零点); 一点 alone is "a little".
+@rule(rf"(?:(?<![\d{CN_NUM_CHARS}.第有这這])(?P<d>\d{{1,2}})|(?:(?<=[在于於到至从從是约約])|^|(?=零))"
+      rf"(?P<c>[{CN_NUM_CHARS}]{{1,3}}))\s*[点點]整?(?=\s*(?:$|[，,。!！?？;；、)）]|[之以]?[前后後]"
+      r"|左右|到|至|和|与|與|之间|之間|间|間|开始|開始|起|的时候|的時候|时|時))", kind="time")
+def bare_clock(m: re.Match[str], ctx: Context) -> Result:
+    if m["c"] in ("一", "两", "兩"):
+        return None
+    hour = cn_number(m["d"] or m["c"])
+    return Clock(hour % 24, None) if hour <= 24 else None
+
+
+# 八点半 / 三点一刻 are times by their minutes, wherever they stand.
+@rule(rf"(?<![\d{CN_NUM_CHARS}.第])(?P<h>{N})\s*[点點]\s*(?:(?P<half>半)|(?P<q>[一三])刻)",
+      kind="time")
+def clock_half(m: re.Match[str], ctx: Context) -> Result:
+    hour = cn_number(m["h"])
+    minute = 30 if m["half"] else 15 * cn_number(m["q"])
+    return Clock(hour % 24, minute) if hour <= 24 else None
+
+
+# A part of the day alone (上午, 晚上) is those hours of today; before a clock time it is
+# read with the clock, after a named day or a date by the rules for those.
+@rule(rf"(?<![天日号號早晚今昨明])(?P<part>{'|'.join(DAY_PARTS)})(?!\s*[\d{CN_NUM_CHARS}])",
+      relative=True)
+def bare_day_part(m: re.Match[str], ctx: Context) -> Result:
+    lo, hi = DAY_PARTS[m["part"]]
+    end = (cal.at(ctx.today + timedelta(days=1), ctx.tz) if hi == 24
+           else cal.at(ctx.today, ctx.tz, hi))
+    return Interval(cal.at(ctx.today, ctx.tz, lo), end, Granularity.HOUR)
 
 
 # 上个小时 / 这个小时 / 下个小时: the clock hour before, of or after now.

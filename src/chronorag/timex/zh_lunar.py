@@ -79,6 +79,14 @@ def named_lunar_month(m: re.Match[str], ctx: Context) -> Result:
     return lunar_date(m, ctx)
 
 
+# A day written 初一 … 初十 is a lunar day by its form (Gregorian days are 一日, 1号): 十月初一
+# needs no 农历 either. 十月初 alone is early October.
+@rule(rf"(?:{_YEAR}\s*|(?<![年\d{CN_NUM_CHARS}]))(?P<leap>闰|閏)?(?P<m>[{CN_NUM_CHARS}]{{1,2}}"
+      r"|\d{1,2})\s*月\s*(?P<d>初[一二三四五六七八九十])")
+def lunar_first_days(m: re.Match[str], ctx: Context) -> Result:
+    return lunar_date(m, ctx)
+
+
 @rule(rf"(?:{_YEAR}|(?P<ny>去年|今年|明年))?\s*的?\s*(?P<f>{'|'.join(_FESTIVALS)})")
 def festival(m: re.Match[str], ctx: Context) -> Result:
     if m["y"] is None and ctx.now is None:
