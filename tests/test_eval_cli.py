@@ -192,3 +192,31 @@ def test_eval_unknown_method_exits_nonzero(timeqa: Path,
     assert code != 0
     assert "nonsense" in captured.err
     assert "Traceback" not in captured.err
+
+
+def test_eval_folder_without_benchmarks_exits_nonzero(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "empty").mkdir()
+    code = cli.main(["eval", "retrieval", str(tmp_path / "empty"), "--json"])
+    captured = capsys.readouterr()
+    assert code != 0 and captured.out == ""
+    assert "holds no benchmark" in captured.err
+
+
+@pytest.mark.slow  # ingests two small corpora with e5-small
+def test_eval_folder_of_sets_reports_each(tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    for name in ("one", "two"):
+        _write_folder(tmp_path / "sets" / name)
+    (tmp_path / "sets" / "notes").mkdir()  # a folder that is no benchmark is skipped
+    argv = ["eval", "retrieval", str(tmp_path / "sets"), "--methods", "bm25", "--limit", "3",
+            "--db", str(tmp_path / "stores")]
+    assert cli.main([*argv, "--json"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert sorted(payload["sets"]) == ["one", "two"]
+    assert all(s["questions"] == 3 for s in payload["sets"].values())
+    assert sorted(p.name for p in (tmp_path / "stores").iterdir()
+                  if p.suffix == ".db") == ["one.db", "two.db"]
+    assert cli.main(argv) == 0
+    table = capsys.readouterr().out
+    assert "one" in table and "two" in table and "AR@1" in table

@@ -103,14 +103,16 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("eval", help="benchmarks")
     eval_sub = p.add_subparsers(dest="suite", required=True)
     e = eval_sub.add_parser("retrieval", help="AR@k / ER@k on a TimeQA-format folder")
-    e.add_argument("dir")
+    e.add_argument("dir", help="corpus.jsonl + questions.jsonl, or a folder of such folders "
+                               "(one table, one store per set)")
     e.add_argument("--methods", default=None, help="comma-separated method names")
     e.add_argument("--limit", type=int, default=None, help="only the first N questions")
     e.add_argument("--json", action="store_true")
     e.add_argument("--plot", default=None, help="write AR@k curves to this PNG")
     e.add_argument("--db", default=None,
-                   help="reuse this store (unchanged documents are not embedded again); "
-                        "default: a fresh temporary store")
+                   help="reuse this store (unchanged documents are not embedded again; "
+                        "a folder of <set>.db for a folder of sets); default: a fresh "
+                        "temporary store")
 
     p = sub.add_parser("review", help="list what a knowledge-base owner must look at")
     _store_options(p)

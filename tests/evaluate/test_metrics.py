@@ -44,3 +44,16 @@ def test_contains_sequence_matches_naive(hay: list[str], needle_text: str) -> No
     needle = list(needle_text)
     naive = any(hay[i : i + len(needle)] == needle for i in range(len(hay)))
     assert contains_sequence(hay, needle) == naive
+
+
+def test_chinese_answers_are_found_inside_a_run_of_characters() -> None:
+    chunks = ["他最喜欢的菜。", "特斯拉于１９４３年在纽约酒店去世。"]
+    assert answer_hit_ranks(chunks, ["纽约酒店"]) == 2
+    assert answer_hit_ranks(chunks, ["1943 年"]) == 2   # spaces and full-width digits fold
+    assert answer_hit_ranks(chunks, ["1943"]) == 2      # a number before 年 is its own token
+    assert answer_hit_ranks(chunks, ["约酒"]) == 2       # characters, not words, in Chinese
+    assert answer_hit_ranks(chunks, ["上海"]) is None
+
+
+def test_latin_tokens_are_unchanged_beside_chinese() -> None:
+    assert normalize_tokens("iPhone5于2012年发布") == ["iphone5", "于", "2012", "年", "发", "布"]

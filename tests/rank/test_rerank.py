@@ -92,3 +92,15 @@ def test_empty_hits(cross_encoder):
 def test_registry_errors_list_the_registered_names():
     with pytest.raises(ConfigError, match="cross-encoder, none"):
         RERANKERS.create("monot5")
+
+
+@pytest.mark.slow  # loads the cross-encoder
+def test_windows_judge_english_passages_and_keep_retrieval_relevance_of_chinese_ones():
+    reranker = RERANKERS.create("windows", top_n=10)
+    zh = hit("zh", "默克尔于2005年至2021年担任德国总理。", rrf=0.01, dense_relevance=0.7)
+    ranked = reranker.rerank(query("Who was chancellor of Germany?"), [*HITS[:2], zh])
+    by_id = {h.chunk.id: h for h in ranked}
+    assert SKIPPED_CJK in by_id["zh"].flags and "rerank" not in by_id["zh"].scores
+    assert by_id["zh"].scores["semantic"] == 0.7
+    assert "rerank" in by_id["merkel"].scores and SKIPPED_CJK not in by_id["merkel"].flags
+    assert [h.chunk.id for h in ranked] == ["merkel", "zh", "bread"]

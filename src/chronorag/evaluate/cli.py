@@ -1,4 +1,5 @@
-"""`chronorag eval retrieval DIR`: ingest a TimeQA-format folder and report every method."""
+"""`chronorag eval retrieval DIR`: ingest a TimeQA-format folder (or a folder of them) and
+report every method."""
 
 from __future__ import annotations
 
@@ -16,32 +17,67 @@ from chronorag.evaluate.harness import DEFAULT_METHODS, EVAL_NOW, KS, evaluate, 
 
 
 def run_eval(args: argparse.Namespace, *, out: TextIO) -> int:
-    """Run the retrieval benchmark described by the parsed CLI arguments."""
+    """Run the retrieval benchmark(s) described by the parsed CLI arguments.
+
+    ``args.dir`` is one benchmark (``corpus.jsonl`` + ``questions.jsonl``) or a folder of
+    them (every sub-folder holding both, e.g. shared/data/xquad): then each set gets its own
+    store (``<db>/<set>.db`` when ``--db`` names a folder) and the report has one row per
+    set, method and level.
+    """
     folder = Path(args.dir)
-    corpus, questions_path = folder / "corpus.jsonl", folder / "questions.jsonl"
-    for path in (corpus, questions_path):
-        if not path.exists():
-            raise ConfigError(f"{path} does not exist; DIR must hold corpus.jsonl and "
-                              "questions.jsonl (see shared/data/timeqa)")
+    sets = benchmark_sets(folder)
     methods = tuple(args.methods.split(",")) if args.methods else DEFAULT_METHODS
-    questions = load_questions(questions_path, limit=args.limit)
-    with tempfile.TemporaryDirectory() as tmp, Engine(args.db or Path(tmp) / "eval.db") as engine:
-        started = time.perf_counter()
-        report = engine.ingest([corpus], now=EVAL_NOW)
-        ingest_s = time.perf_counter() - started
-        results = evaluate(engine, questions, methods, on_progress=_progress(sys.stderr))
-    payload: dict[str, Any] = {
-        "methods": {name: r.summary() for name, r in results.items()},
-        "ingest": {"seconds": ingest_s, "chunks": report.chunks},
-        "questions": len(questions),
-    }
+    if len(sets) == 1 and sets[0] == folder:
+        payload = _run_set(folder, methods, limit=args.limit, db=args.db)
+    else:
+        db = Path(args.db) if args.db else None
+        if db is not None:
+            db.mkdir(parents=True, exist_ok=True)
+        payload = {"sets": {s.name: _run_set(s, methods, limit=args.limit,
+                                             db=db / f"{s.name}.db" if db else None)
+                            for s in sets}}
     if args.json:
         out.write(json.dumps(payload, indent=2) + "\n")
+    elif "sets" in payload:
+        print_sets_table(payload["sets"], out=out)
     else:
         print_table(payload, out=out)
     if args.plot:
         plot_curves(payload, Path(args.plot))
     return 0
+
+
+def benchmark_sets(folder: Path) -> list[Path]:
+    """``[folder]`` when it is one benchmark, else its benchmark sub-folders by name."""
+    files = ("corpus.jsonl", "questions.jsonl")
+    if any((folder / name).exists() for name in files) or not folder.is_dir():
+        for name in files:
+            if not (folder / name).exists():
+                raise ConfigError(f"{folder / name} does not exist; DIR must hold corpus.jsonl "
+                                  "and questions.jsonl (see shared/data/timeqa), or be a "
+                                  "folder of such folders (see shared/data/xquad)")
+        return [folder]
+    sets = sorted(p for p in folder.iterdir()
+                  if p.is_dir() and all((p / name).exists() for name in files))
+    if not sets:
+        raise ConfigError(f"{folder} holds no benchmark: neither corpus.jsonl and "
+                          "questions.jsonl nor sub-folders with both")
+    return sets
+
+
+def _run_set(folder: Path, methods: tuple[str, ...], *, limit: int | None,
+             db: str | Path | None) -> dict[str, Any]:
+    questions = load_questions(folder / "questions.jsonl", limit=limit)
+    with tempfile.TemporaryDirectory() as tmp, Engine(db or Path(tmp) / "eval.db") as engine:
+        started = time.perf_counter()
+        report = engine.ingest([folder / "corpus.jsonl"], now=EVAL_NOW)
+        ingest_s = time.perf_counter() - started
+        results = evaluate(engine, questions, methods, on_progress=_progress(sys.stderr))
+    return {
+        "methods": {name: r.summary() for name, r in results.items()},
+        "ingest": {"seconds": ingest_s, "chunks": report.chunks},
+        "questions": len(questions),
+    }
 
 
 def _progress(stream: TextIO) -> Any:
@@ -55,6 +91,11 @@ def _progress(stream: TextIO) -> Any:
         stream.flush()
 
     return update
+
+
+def levels(summary: dict[str, Any]) -> list[str]:
+    """The question levels a method summary reports ("easy", "hard", or a set's own)."""
+    return [k for k, v in summary.items() if isinstance(v, dict) and "AR@1" in v]
 
 
 def print_table(payload: dict[str, Any], *, out: TextIO) -> None:
@@ -74,9 +115,7 @@ def print_table(payload: dict[str, Any], *, out: TextIO) -> None:
     table.add_column("p50 ms", justify="right")
     table.add_column("p95 ms", justify="right")
     for name, summary in payload["methods"].items():
-        for level in ("easy", "hard"):
-            if level not in summary:
-                continue
+        for level in levels(summary):
             row = summary[level]
             hard = level == "hard"
             table.add_row(
@@ -86,6 +125,30 @@ def print_table(payload: dict[str, Any], *, out: TextIO) -> None:
                 f"{summary['hard_answerable_answered']:.2f}" if hard else "",
                 f"{summary['latency_ms']['p50']:.0f}", f"{summary['latency_ms']['p95']:.0f}",
             )
+    Console(file=out, width=200).print(table)
+
+
+def print_sets_table(sets: dict[str, dict[str, Any]], *, out: TextIO) -> None:
+    """One row per set, method and level: AR@k, ER@1, abstention and latency."""
+    from rich.console import Console
+    from rich.table import Table
+
+    total = sum(p["questions"] for p in sets.values())
+    table = Table(title=f"retrieval on {len(sets)} sets, {total} questions")
+    for name in ("set", "method", "level", *(f"AR@{k}" for k in KS), "ER@1", "abstain",
+                 "answer", "p50 ms"):
+        table.add_column(name, justify="left" if name in ("set", "method", "level")
+                         else "right")
+    for set_name, payload in sets.items():
+        for name, summary in payload["methods"].items():
+            for level in levels(summary):
+                row, hard = summary[level], level == "hard"
+                table.add_row(
+                    set_name, name, level, *(f"{row[f'AR@{k}']:.3f}" for k in KS),
+                    f"{row['ER@1']:.3f}",
+                    f"{summary['hard_unanswerable_abstained']:.2f}" if hard else "",
+                    f"{summary['hard_answerable_answered']:.2f}" if hard else "",
+                    f"{summary['latency_ms']['p50']:.0f}")
     Console(file=out, width=200).print(table)
 
 
@@ -100,18 +163,23 @@ def plot_curves(payload: dict[str, Any], path: Path) -> None:
         from chronorag.errors import MissingDependencyError
 
         raise MissingDependencyError("matplotlib", "plot") from None
-    fig, axes = plt.subplots(1, 2, figsize=(10, 4), sharey=True)
-    for ax, level in zip(axes, ("easy", "hard"), strict=True):
-        for name, summary in payload["methods"].items():
+    sets = payload.get("sets", {"": payload})
+    panels = [(f"{set_name} {level}".strip(), set_name, level)
+              for set_name, one in sets.items()
+              for level in dict.fromkeys(lv for m in one["methods"].values() for lv in levels(m))]
+    fig, axes = plt.subplots(1, max(len(panels), 1), figsize=(5 * max(len(panels), 1), 4),
+                             sharey=True, squeeze=False)
+    for ax, (title, set_name, level) in zip(axes[0], panels, strict=False):
+        for name, summary in sets[set_name]["methods"].items():
             if level in summary:
                 ax.plot(KS, [summary[level][f"AR@{k}"] for k in KS], marker="o", label=name)
-        ax.set_title(f"{level} questions")
+        ax.set_title(f"{title} questions")
         ax.set_xlabel("k")
         ax.set_xscale("log")
         ax.set_xticks(KS, [str(k) for k in KS])
         ax.grid(True, alpha=0.3)
-    axes[0].set_ylabel("answer recall AR@k")
-    axes[1].legend(loc="lower right")
+    axes[0][0].set_ylabel("answer recall AR@k")
+    axes[0][-1].legend(loc="lower right")
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)

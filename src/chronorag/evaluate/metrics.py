@@ -7,12 +7,17 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-_TOKEN = re.compile(r"\w+", re.UNICODE)
+from chronorag.lang import HAN, KANA
+
+# A word is a run of letters and digits; a Han or kana character is a word of its own, so
+# an answer is found inside a run of Chinese ("火锅" in "晚饭吃了火锅", "1998" in "1998年").
+_TOKEN = re.compile(f"[{HAN}{KANA}]|[^\\W{HAN}{KANA}]+")
 
 
 def normalize_tokens(text: str) -> list[str]:
-    """NFD-normalised, lowercased word tokens (combining marks dropped)."""
-    decomposed = unicodedata.normalize("NFD", text)
+    """Lowercased word tokens, full-width forms folded (NFKC) and combining marks dropped;
+    each Han or kana character is one token."""
+    decomposed = unicodedata.normalize("NFD", unicodedata.normalize("NFKC", text))
     stripped = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
     return _TOKEN.findall(stripped.lower())
 

@@ -24,7 +24,7 @@ from chronorag.timex import sentence_mentions
 # any of them would come out differently for the same text (chunking rules, the sentence
 # splitter, the time parser's ingest rules): stored documents then count as changed and
 # the next ingest or ``chronorag reindex`` rebuilds them.
-CHUNKER_VERSION = "3"
+CHUNKER_VERSION = "4"
 
 __all__ = ["chunk_document", "text_size"]
 

@@ -79,6 +79,10 @@ class WindowReranker:
         if self.prerank and query.constraint.interval is not None:
             hits = self._prerank.rerank(query, NoReranker().rerank(query, hits))
         head, tail = list(hits[: self.top_n]), list(hits[self.top_n :])
+        # The model reads English: a Chinese passage keeps its (multilingual) retrieval
+        # relevance rather than a judgement that is close to noise.
+        foreign = [h for h in head if is_mostly_cjk(h.chunk.text)]
+        head = [h for h in head if not is_mostly_cjk(h.chunk.text)]
         windows = [(i, s, text) for i, hit in enumerate(head)
                    for s, text in self._windows(query, hit)]
         logits = self.model.score(query.text, [text for _, _, text in windows])
@@ -94,6 +98,7 @@ class WindowReranker:
             judged.append(Hit(chunk=scored.chunk, score=semantic, scores=scored.scores,
                               best_sentence=sentence, flags=scored.flags,
                               applicable=scored.applicable))
+        judged += fallback(foreign, flag=SKIPPED_CJK)
         judged.sort(key=lambda h: -h.scores["semantic"])
         floor = min((h.scores["semantic"] for h in judged), default=0.0)
         return judged + unjudged(tail, floor=floor)
