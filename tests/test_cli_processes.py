@@ -17,6 +17,7 @@ from types import ModuleType
 import pytest
 
 from chronorag.ingest import CHUNKER_VERSION
+from chronorag.pipeline.ingest import EMBED_TEXT_VERSION
 from chronorag.store.base import derivation
 from chronorag.store.sqlite import SQLiteStore
 
@@ -55,7 +56,7 @@ def _prepare(db: Path) -> None:
 def check_store(db: Path) -> dict[str, int]:
     """Sound (see ``damage``), every document stamped with the current derivation; counts."""
     assert cli_driver.damage(db) == []
-    stamp = derivation(CHUNKER_VERSION, ["test-hash"])
+    stamp = derivation(CHUNKER_VERSION, ["test-hash"], text=EMBED_TEXT_VERSION)
     with SQLiteStore(db) as store:
         ids = store.document_ids()
         assert {d for _, d in store.fingerprints(ids).values()} <= {stamp}

@@ -9,6 +9,7 @@ import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from chronorag.errors import IngestError, ValidationError
@@ -123,7 +124,7 @@ def test_unchanged_needs_same_text_chunker_and_embedder(
         monkeypatch.setattr(indexer, "CHUNKER_VERSION", "999")
         assert len(_ingest(store, [path], other).replaced) == 3
         assert set(store.fingerprints(["d0"])["d0"][1].split(";")) == {
-            "chunker=999", "embedders=test-hash-b"}
+            "chunker=999", "embedders=test-hash-b", f"text={indexer.EMBED_TEXT_VERSION}"}
 
 
 def test_reindex_rebuilds_only_stale_documents_and_resumes(
@@ -200,3 +201,68 @@ def test_10_mb_document_ingests(tmp_path: Path, hash_embedder) -> None:
         chunks = store.chunks()
         assert chunks[-1].end == len(doc.text)
         assert store.count()["vectors"] == len(chunks) == report.chunks
+
+
+class _Counting:
+    """The hash embedder, counting the texts it is asked to embed."""
+
+    def __init__(self, inner) -> None:
+        self.inner, self.name, self.dim, self.texts = inner, inner.name, inner.dim, 0
+
+    def embed(self, texts, *, kind="passage"):
+        self.texts += len(texts)
+        return self.inner.embed(texts, kind=kind)
+
+
+def test_a_new_chunker_version_reuses_the_vectors_of_unchanged_chunks(
+        tmp_path: Path, hash_embedder, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = _jsonl(tmp_path / "a.jsonl", 4)
+    counting = _Counting(hash_embedder)
+    with SQLiteStore(tmp_path / "kb.db") as store:
+        _ingest(store, [path], counting)
+        assert counting.texts == 4
+        before = store.chunk_vectors([f"d{i}#0" for i in range(4)], counting.name)
+        monkeypatch.setattr(indexer, "CHUNKER_VERSION", "999")
+        report = reindex_documents(store, embedders=[counting])
+        assert len(report.replaced) == 4 and counting.texts == 4  # nothing embedded again
+        after = store.chunk_vectors([f"d{i}#0" for i in range(4)], counting.name)
+        assert all((before[k] == after[k]).all() for k in before) and len(after) == 4
+
+
+def test_an_edited_document_embeds_only_its_changed_chunks(
+        tmp_path: Path, hash_embedder) -> None:
+    first = "\n\n".join(f"Paragraph {i} says something about policy {i}. " * 30
+                        for i in range(3))
+    counting = _Counting(hash_embedder)
+    with SQLiteStore(tmp_path / "kb.db") as store:
+        _ingest(store, [_doc(tmp_path / "a.jsonl", first)], counting)
+        chunks = store.count()["chunks"]
+        assert chunks >= 3 and counting.texts == chunks
+        edited = first.replace("Paragraph 2 says", "Paragraph 2 now says")
+        report = _ingest(store, [_doc(tmp_path / "b.jsonl", edited)], counting)
+        assert report.replaced == ("d",)
+        assert chunks < counting.texts < 2 * chunks  # the unchanged chunks were reused
+        fresh = _Counting(hash_embedder)
+        with SQLiteStore(tmp_path / "fresh.db") as other:
+            _ingest(other, [_doc(tmp_path / "b.jsonl", edited)], fresh)
+            ids = [c.id for c in other.chunks()]
+            expected = other.chunk_vectors(ids, fresh.name)
+        got = store.chunk_vectors(ids, counting.name)
+        assert all(np.allclose(got[k], expected[k]) for k in ids)
+
+
+def test_an_old_stamp_without_a_text_version_embeds_everything(
+        tmp_path: Path, hash_embedder) -> None:
+    path = _jsonl(tmp_path / "a.jsonl", 2)
+    counting = _Counting(hash_embedder)
+    with SQLiteStore(tmp_path / "kb.db") as store:
+        _ingest(store, [path], counting)
+        store._conn.execute("UPDATE documents SET derivation = 'chunker=1;embedders=test-hash'")
+        reindex_documents(store, embedders=[counting])
+        assert counting.texts == 4
+
+
+def _doc(path: Path, text: str) -> Path:
+    path.write_text(json.dumps({"id": "d", "title": "Rules", "text": text}) + "\n",
+                    encoding="utf-8")
+    return path

@@ -246,3 +246,16 @@ def test_settings_and_vector_counts(store: Store, make: Make) -> None:
     assert store.setting("embedder") == "use-m3"
     store.write([make("a", n_chunks=3, embedders=("e5", "m3")), make("b", n_chunks=1)])
     assert store.vector_counts() == {"e5": 4, "m3": 3}
+
+
+def test_chunk_vectors_by_id(store: Store, make: Make, full_doc: Callable[..., Document]
+                             ) -> None:
+    prepared = _prepared(full_doc(), make)
+    store.write([prepared])
+    ids = [c.id for c in prepared.chunks]
+    got = store.chunk_vectors([*ids, "missing#0"], "e5")
+    assert sorted(got) == sorted(ids)
+    for row, chunk_id in enumerate(ids):
+        np.testing.assert_array_equal(got[chunk_id], prepared.vectors["e5"][row])
+    assert store.chunk_vectors(ids, "other-embedder") == {}
+    assert store.chunk_vectors([], "e5") == {}

@@ -35,7 +35,13 @@ from chronorag.ingest import (
 )
 from chronorag.model import Chunk, Document, Interval, Mention
 from chronorag.retrieve.base import Embedder
-from chronorag.store.base import PreparedDocument, Store, WriteReport, derivation
+from chronorag.store.base import (
+    PreparedDocument,
+    Store,
+    WriteReport,
+    derivation,
+    vectors_reusable,
+)
 
 log = logging.getLogger(__name__)
 
@@ -103,7 +109,7 @@ def ingest_paths(
     files, claims = _validate(paths, tz=tz, extensions=extensions)
     total = sum(f.documents for f in files)
     tally = _Tally()
-    stamp = derivation(CHUNKER_VERSION, [e.name for e in embedders])
+    stamp = stamp_for(embedders)
 
     def run() -> None:
         for checked in files:
@@ -166,7 +172,7 @@ def reindex_documents(store: Store, *, embedders: Sequence[Embedder], force: boo
     """
     ids = store.document_ids()
     tally = _Tally()
-    stamp = derivation(CHUNKER_VERSION, [e.name for e in embedders])
+    stamp = stamp_for(embedders)
     for start in range(0, len(ids), batching.docs):
         window = ids[start:start + batching.docs]
         stored = store.fingerprints(window)
@@ -210,12 +216,18 @@ def _ingest_batch(store: Store, path: str, batch: list[Document], *,
     _write_batch(store, path, todo, embedders=embedders, stamp=stamp, tally=tally)
 
 
+def stamp_for(embedders: Sequence[Embedder]) -> str:
+    """The derivation stamp of documents ingested now with ``embedders``."""
+    return derivation(CHUNKER_VERSION, [e.name for e in embedders], text=EMBED_TEXT_VERSION)
+
+
 def _write_batch(store: Store, path: str, todo: list[tuple[Document, str]], *,
                  embedders: Sequence[Embedder], stamp: str, tally: _Tally,
                  force: bool = False) -> None:
     if not todo:
         return
-    prepared = _prepare(path, todo, embedders, stamp)
+    reuse = _stored_vectors(store, [doc for doc, _ in todo], embedders, stamp)
+    prepared = _prepare(path, todo, embedders, stamp, reuse=reuse)
     try:
         report = store.write(prepared, force=force)
     except StoreError as exc:
@@ -231,8 +243,37 @@ def _where(todo: Sequence[tuple[Document, str]]) -> str:
     return f"document {first!r}" if first == last else f"documents {first!r} to {last!r}"
 
 
+def _stored_vectors(store: Store, docs: Sequence[Document], embedders: Sequence[Embedder],
+                   stamp: str) -> dict[str, dict[str, np.ndarray]]:
+    """Per embedder, the stored vector of each text the stored versions of ``docs`` had
+    embedded, when their stamp allows reuse (``vectors_reusable``): a new chunker version or
+    an edit elsewhere in a document then costs no embedding for unchanged chunks."""
+    stored = store.fingerprints([d.id for d in docs])
+    ids = [i for i, (_, old) in stored.items() if vectors_reusable(old, stamp)]
+    if not ids:
+        return {}
+    old_docs = {d.id: d for d in store.documents(ids)}
+    chunks = store.chunks(sorted(store.chunk_ids_of(ids)))
+    texts = {c.id: _embed_text(old_docs[c.doc_id], c) for c in chunks if c.doc_id in old_docs}
+    return {e.name: {texts[cid]: v for cid, v in store.chunk_vectors(list(texts), e.name).items()}
+            for e in embedders}
+
+
+def _embed(embedder: Embedder, texts: Sequence[str], known: dict[str, np.ndarray]) -> np.ndarray:
+    """``texts`` embedded, taking the vectors in ``known`` instead of recomputing them."""
+    missing = [t for t in dict.fromkeys(texts) if t not in known]
+    fresh = embedder.embed(missing, kind="passage") if missing else None
+    if fresh is not None and any(v.shape != fresh.shape[1:] for v in known.values()):
+        return embedder.embed(list(texts), kind="passage")  # another size: trust nothing old
+    vectors = dict(known)
+    if fresh is not None:
+        vectors.update(zip(missing, np.asarray(fresh, dtype=np.float32), strict=True))
+    return np.stack([vectors[t] for t in texts]).astype(np.float32)
+
+
 def _prepare(path: str, batch: Sequence[tuple[Document, str]], embedders: Sequence[Embedder],
-             stamp: str) -> list[PreparedDocument]:
+             stamp: str, *, reuse: dict[str, dict[str, np.ndarray]] | None = None
+             ) -> list[PreparedDocument]:
     chunked = []
     for doc, digest in batch:
         try:
@@ -246,7 +287,7 @@ def _prepare(path: str, batch: Sequence[tuple[Document, str]], embedders: Sequen
     matrices: dict[str, np.ndarray] = {}
     for embedder in embedders if texts else ():
         try:
-            matrices[embedder.name] = embedder.embed(texts, kind="passage")
+            matrices[embedder.name] = _embed(embedder, texts, (reuse or {}).get(embedder.name, {}))
         except (ChronoragError, *_INTERRUPTS):
             raise
         except BaseException as exc:
@@ -293,6 +334,11 @@ def metadata_times(doc: Document) -> list[tuple[str, Interval]]:
     if start is not None or end is not None:
         times.append(("valid", Interval(start, end)))
     return times
+
+
+# The version of how a chunk is written for the embedder (``_embed_text``): stored vectors
+# are reused across chunker versions only while it is unchanged, so bump it with any change.
+EMBED_TEXT_VERSION = "1"
 
 
 def _embed_text(doc: Document, chunk: Chunk) -> str:

@@ -33,9 +33,26 @@ class PreparedDocument:
     derivation: str = ""
 
 
-def derivation(chunker: str, embedders: Sequence[str]) -> str:
-    """The stamp of what derives from a document's text: chunker version and embedders."""
-    return f"chunker={chunker};embedders={','.join(sorted(embedders))}"
+def derivation(chunker: str, embedders: Sequence[str], *, text: str = "") -> str:
+    """The stamp of what derives from a document's text: chunker version, embedders and the
+    version of the text each chunk is embedded as (``text``, when given)."""
+    stamp = f"chunker={chunker};embedders={','.join(sorted(embedders))}"
+    return f"{stamp};text={text}" if text else stamp
+
+
+def vectors_reusable(stored: str, current: str) -> bool:
+    """Whether vectors of a document stamped ``stored`` may serve one stamped ``current``.
+
+    They may when the same embedders embedded chunks written the same way (a known
+    embedded-text version): only the chunker differs, so a chunk whose text is unchanged
+    has the vector it would get again. A stamp without a text version never qualifies.
+    """
+    def parts(stamp: str) -> dict[str, str]:
+        return dict(p.split("=", 1) for p in stamp.split(";") if "=" in p)
+
+    old, new = parts(stored), parts(current)
+    return (bool(old.get("text")) and old.get("text") == new.get("text")
+            and old.get("embedders") == new.get("embedders"))
 
 
 @dataclass(frozen=True)
@@ -127,6 +144,10 @@ class Store(Protocol):
 
     def vectors(self, embedder: str) -> tuple[list[str], np.ndarray]:
         """Chunk ids and their vectors (rows aligned) for one embedder."""
+        ...
+
+    def chunk_vectors(self, ids: Sequence[str], embedder: str) -> dict[str, np.ndarray]:
+        """The stored vector of each of these chunks that has one for ``embedder``."""
         ...
 
     def generation(self) -> int:

@@ -300,6 +300,12 @@ class SQLiteStore:
         matrix = flat.reshape(len(rows), dims.pop()).astype(np.float32)
         return [r[0] for r in rows], matrix
 
+    def chunk_vectors(self, ids: Sequence[str], embedder: str) -> dict[str, np.ndarray]:
+        """The stored vector of each of these chunks that has one for ``embedder``."""
+        rows = self._query(f"SELECT chunk_id, blob FROM vectors WHERE embedder = ? "
+                           f"AND chunk_id IN {_IDS}", (embedder, _ids_param(ids)))
+        return {r[0]: np.frombuffer(r[1], dtype="<f4").astype(np.float32) for r in rows}
+
     def links(self, kind: str | None = None) -> list[tuple[str, str, str]]:
         """``(src, dst, kind)`` edges, sorted; ``kind`` is 'supersedes' or 'derived_from'."""
         if kind is not None and kind not in LINK_KINDS:
