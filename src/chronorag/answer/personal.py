@@ -4,7 +4,9 @@ Used when the evidence holds event records and the general rules did not decide 
 non-record document (a policy, a wiki page): those keep the general answer.
 
 * **Relevant record**: its relevance ``max(semantic, dense_relevance)`` clears
-  ``min_semantic``, or a key content word of the question appears in it. The second
+  ``min_semantic``, or a key content word of the question appears in it; a question with
+  no content words but a time ("what did I do on Wednesday morning?") takes every record
+  of its window when none of them clears either test. The second
   relevance is the multilingual embedding's: the English-only cross-encoder cannot judge
   an English question against a Chinese record.
 * **time** -> the clock time of the best record ("12:30"; with its date when the question's
@@ -84,6 +86,10 @@ def answer_records(query: Query, items: Sequence[Evidence], *, general: Decision
     records = [e for e in items if e.occurred_at is not None and e.applicable
                and "violates_time" not in e.flags]
     relevant = [e for e in records if relevance(e) >= min_semantic or mentions(e, terms)]
+    if not terms and query.constraint.interval is not None and not relevant:
+        # "这周三我早上做了什么？" names only the asker and a time: the time and the owner chose
+        # the records, and there are no words left for relevance to judge.
+        relevant = [e for e in records if "time_verified" in e.flags]
     if query.understanding.intent is Intent.COUNT:
         return _count(query, records, terms, min_semantic=min_semantic, general=general)
     if not relevant:

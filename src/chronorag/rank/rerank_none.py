@@ -10,10 +10,13 @@ from chronorag.model import Hit, Query
 def fallback_semantics(hits: Sequence[Hit]) -> list[float]:
     """A [0, 1] relevance per hit from retrieval scores alone.
 
-    The calibrated dense relevance (else the dense cosine; negative cosines clip to 0)
-    when the hit has one; otherwise the rrf score divided by the best rrf among ``hits``;
-    otherwise the bm25 score clipped to [0, 1]. A hit from a retriever none of these
-    names come from has only the value its ranking is ordered by, ``score``, clipped.
+    The calibrated dense relevance (calibrated by the dense retriever for the scripts of
+    question and passage, so an unrelated Chinese page stays as far below the answer
+    stage's floor as an unrelated English one; else the dense cosine, negative cosines
+    clipped to 0) when the hit has one; otherwise the rrf score divided by the best rrf
+    among ``hits``; otherwise the bm25 score clipped to [0, 1]. A hit from a retriever
+    none of these names come from has only the value its ranking is ordered by,
+    ``score``, clipped.
     """
     top_rrf = max((h.scores["rrf"] for h in hits if "rrf" in h.scores), default=0.0)
     values = []

@@ -33,6 +33,7 @@ class QueryMemo:
         self.name = inner.name
         self.dim = inner.dim
         self.calibration: tuple[float, float] = getattr(inner, "calibration", (0.0, 1.0))
+        self.pair_calibrations = getattr(inner, "pair_calibrations", None)
         self._size = size
         self._recent: OrderedDict[str, np.ndarray] = OrderedDict()
         self._lock = threading.Lock()
