@@ -11,7 +11,7 @@ with its documents.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, tzinfo
 from pathlib import Path
@@ -181,7 +181,7 @@ def reindex_documents(store: Store, *, embedders: Sequence[Embedder], force: boo
         todo = [(doc, stored[doc.id][0]) for doc in store.documents(stale)] if stale else []
         tally.done += len(window)
         _write_batch(store, "(stored documents)", todo, embedders=embedders, stamp=stamp,
-                     tally=tally, force=True)
+                     tally=tally, stored=stored, force=True)
         if progress is not None:
             progress(tally.done, len(ids))
     return IngestReport(files=0, added=(), replaced=tuple(tally.replaced),
@@ -213,7 +213,8 @@ def _ingest_batch(store: Store, path: str, batch: list[Document], *,
         else:
             todo.append((replace(doc, ingested_at=now), digest))
     tally.done += len(batch)
-    _write_batch(store, path, todo, embedders=embedders, stamp=stamp, tally=tally)
+    _write_batch(store, path, todo, embedders=embedders, stamp=stamp, tally=tally,
+                 stored=stored)
 
 
 def stamp_for(embedders: Sequence[Embedder]) -> str:
@@ -223,10 +224,11 @@ def stamp_for(embedders: Sequence[Embedder]) -> str:
 
 def _write_batch(store: Store, path: str, todo: list[tuple[Document, str]], *,
                  embedders: Sequence[Embedder], stamp: str, tally: _Tally,
-                 force: bool = False) -> None:
+                 stored: Mapping[str, tuple[str, str]], force: bool = False) -> None:
+    """Prepare and write ``todo``; ``stored`` is the store's fingerprints of its ids."""
     if not todo:
         return
-    reuse = _stored_vectors(store, [doc for doc, _ in todo], embedders, stamp)
+    reuse = _stored_vectors(store, todo, stored, embedders=embedders, stamp=stamp)
     prepared = _prepare(path, todo, embedders, stamp, reuse=reuse)
     try:
         report = store.write(prepared, force=force)
@@ -243,16 +245,23 @@ def _where(todo: Sequence[tuple[Document, str]]) -> str:
     return f"document {first!r}" if first == last else f"documents {first!r} to {last!r}"
 
 
-def _stored_vectors(store: Store, docs: Sequence[Document], embedders: Sequence[Embedder],
+def _stored_vectors(store: Store, todo: Sequence[tuple[Document, str]],
+                   stored: Mapping[str, tuple[str, str]], *, embedders: Sequence[Embedder],
                    stamp: str) -> dict[str, dict[str, np.ndarray]]:
-    """Per embedder, the stored vector of each text the stored versions of ``docs`` had
-    embedded, when their stamp allows reuse (``vectors_reusable``): a new chunker version or
-    an edit elsewhere in a document then costs no embedding for unchanged chunks."""
-    stored = store.fingerprints([d.id for d in docs])
-    ids = [i for i, (_, old) in stored.items() if vectors_reusable(old, stamp)]
+    """Per embedder, the stored vector of each text the stored versions of the documents
+    in ``todo`` had embedded, when their stamp (``stored``: id -> (content hash,
+    derivation)) allows reuse: a new chunker version or an edit elsewhere in a document
+    then costs no embedding for unchanged chunks."""
+    ids = [doc.id for doc, _ in todo
+           if doc.id in stored and vectors_reusable(stored[doc.id][1], stamp)]
     if not ids:
         return {}
-    old_docs = {d.id: d for d in store.documents(ids)}
+    # A document stored with the same content hash is the one at hand (a reindex): only
+    # the others are read back for the title their chunks were embedded with.
+    old_docs = {doc.id: doc for doc, digest in todo
+                if doc.id in ids and stored[doc.id][0] == digest}
+    missing = [i for i in ids if i not in old_docs]
+    old_docs.update((d.id, d) for d in (store.documents(missing) if missing else ()))
     chunks = store.chunks(sorted(store.chunk_ids_of(ids)))
     texts = {c.id: _embed_text(old_docs[c.doc_id], c) for c in chunks if c.doc_id in old_docs}
     return {e.name: {texts[cid]: v for cid, v in store.chunk_vectors(list(texts), e.name).items()}

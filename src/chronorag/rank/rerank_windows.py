@@ -81,8 +81,9 @@ class WindowReranker:
         head, tail = list(hits[: self.top_n]), list(hits[self.top_n :])
         # The model reads English: a Chinese passage keeps its (multilingual) retrieval
         # relevance rather than a judgement that is close to noise.
-        foreign = [h for h in head if is_mostly_cjk(h.chunk.text)]
-        head = [h for h in head if not is_mostly_cjk(h.chunk.text)]
+        chinese = [is_mostly_cjk(h.chunk.text) for h in head]
+        foreign = [h for h, cjk in zip(head, chinese, strict=True) if cjk]
+        head = [h for h, cjk in zip(head, chinese, strict=True) if not cjk]
         windows = [(i, s, text) for i, hit in enumerate(head)
                    for s, text in self._windows(query, hit)]
         logits = self.model.score(query.text, [text for _, _, text in windows])

@@ -223,9 +223,9 @@ def _open_fit(mentions: Sequence[Mention], opened: dict[tuple[int, int], Mention
                 if m is not None and m.interval.overlaps(target)]
     if not reaching:
         return closed
-    best = max(reaching, key=lambda m: mention_fit(m, target, inherited_weight=0.85))
-    value = weight * mention_fit(best, target, inherited_weight=0.85)
-    return SentenceFit(max(value, 0.5), OPEN, index, _moment(best, constraint.order))
+    value, best = max(((mention_fit(m, target, inherited_weight=1.0), m) for m in reaching),
+                      key=lambda pair: pair[0])
+    return SentenceFit(max(weight * value, 0.5), OPEN, index, _moment(best, constraint.order))
 
 
 def _edge_fit(mentions: Sequence[Mention], target: Interval, constraint: Constraint, *,
@@ -234,15 +234,14 @@ def _edge_fit(mentions: Sequence[Mention], target: Interval, constraint: Constra
     to 2018" violates "appointed after 2015"; a mention that does not state the edge
     ("until 2018" for a start) leaves the time unknown."""
     assert constraint.anchor is not None
-    edges = [(m, e) for m in mentions if (e := edge(m, constraint.anchor)) is not None]
+    edges = [Mention(m.text, m.start, m.end, e, m.inherited) for m in mentions
+             if (e := edge(m, constraint.anchor)) is not None]
     if not edges:
         return SentenceFit(0.5, UNKNOWN, index, None)
-    scored = [(mention_fit(Mention(m.text, m.start, m.end, e, m.inherited), target,
-                           inherited_weight=inherited_weight), e) for m, e in edges]
-    value, best = max(scored, key=lambda pair: pair[0])
+    value, best = max(((mention_fit(m, target, inherited_weight=inherited_weight), m)
+                       for m in edges), key=lambda pair: pair[0])
     tier = SATISFIES if value >= 0.5 else VIOLATES
-    moment = best.end if constraint.order is Order.LAST else best.start
-    return SentenceFit(value, tier, index, moment)
+    return SentenceFit(value, tier, index, _moment(best, constraint.order))
 
 
 def chunk_fit(hit: Hit, constraint: Constraint) -> SentenceFit:

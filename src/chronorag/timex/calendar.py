@@ -179,6 +179,13 @@ def trailing(today: date, unit: str, n: int, tz: tzinfo) -> Interval:
     return span(shift(tomorrow, unit, -n), tomorrow, tz, G.DAY)
 
 
+def hours(d: date, first: int, last: int, tz: tzinfo) -> Interval:
+    """Hours ``[first, last)`` of day ``d`` (``last`` 24 ends at the next midnight): a part
+    of the day such as 晚上 (18-24)."""
+    end = at(d + timedelta(days=1), tz) if last == 24 else at(d, tz, last)
+    return Interval(at(d, tz, first), end, G.HOUR)
+
+
 def time_of_day(d: date, hour: int, minute: int | None, tz: tzinfo) -> Interval:
     """One hour (``minute`` None) or one minute of day ``d``."""
     start = at(d, tz, hour, minute or 0)

@@ -100,9 +100,7 @@ DAY_PARTS = {"凌晨": (0, 6), "早上": (6, 12), "早晨": (6, 12), "上午": (
 def day_part(m: re.Match[str], ctx: Context) -> Result:
     d = ctx.today + timedelta(days=DAY_WORDS[m["day"]])
     lo, hi = DAY_PARTS[m["part"]]
-    start = cal.at(d, ctx.tz, lo)
-    end = cal.at(d + timedelta(days=1), ctx.tz) if hi == 24 else cal.at(d, ctx.tz, hi)
-    return Interval(start, end, Granularity.HOUR)
+    return cal.hours(d, lo, hi, ctx.tz)
 
 
 # ---------------------------------------------------------------- times of day
@@ -150,9 +148,7 @@ def clock_half(m: re.Match[str], ctx: Context) -> Result:
       relative=True)
 def bare_day_part(m: re.Match[str], ctx: Context) -> Result:
     lo, hi = DAY_PARTS[m["part"]]
-    end = (cal.at(ctx.today + timedelta(days=1), ctx.tz) if hi == 24
-           else cal.at(ctx.today, ctx.tz, hi))
-    return Interval(cal.at(ctx.today, ctx.tz, lo), end, Granularity.HOUR)
+    return cal.hours(ctx.today, lo, hi, ctx.tz)
 
 
 # 上个小时 / 这个小时 / 下个小时: the clock hour before, of or after now.

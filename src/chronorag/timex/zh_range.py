@@ -77,8 +77,7 @@ _PARTS = {**DAY_PARTS, "早间": DAY_PARTS["上午"], "早間": DAY_PARTS["上�
 def date_part_of_day(m: re.Match[str], ctx: Context) -> Result:
     d = _month_day(m, ctx)
     lo, hi = _PARTS[m["part"]]
-    end = cal.at(d + timedelta(days=1), ctx.tz) if hi == 24 else cal.at(d, ctx.tz, hi)
-    return Interval(cal.at(d, ctx.tz, lo), end, Granularity.HOUR)
+    return cal.hours(d, lo, hi, ctx.tz)
 
 
 # 今晚 / 昨晚 / 明早 / 今晨 alone are the evening or morning of that day; with a clock time
@@ -87,8 +86,7 @@ def date_part_of_day(m: re.Match[str], ctx: Context) -> Result:
 def named_day_part(m: re.Match[str], ctx: Context) -> Result:
     d = ctx.today + timedelta(days={"今": 0, "昨": -1, "明": 1}[m["d"]])
     lo, hi = DAY_PARTS["晚上" if m["p"] == "晚" else "早上"]
-    end = cal.at(d + timedelta(days=1), ctx.tz) if hi == 24 else cal.at(d, ctx.tz, hi)
-    return Interval(cal.at(d, ctx.tz, lo), end, Granularity.HOUR)
+    return cal.hours(d, lo, hi, ctx.tz)
 
 
 _WEEK_OFFSET = {"上上": -2, "上": -1, "这": 0, "這": 0, "本": 0, "下": 1, "下下": 2}
@@ -101,8 +99,7 @@ def weekday_part_of_day(m: re.Match[str], ctx: Context) -> Result:
     monday = cal.week_start(ctx.today) + timedelta(weeks=_WEEK_OFFSET[m["p"] or "这"])
     d = monday + timedelta(days=_WEEKDAYS[m["wd"]])
     lo, hi = _PARTS[m["part"]]
-    end = cal.at(d + timedelta(days=1), ctx.tz) if hi == 24 else cal.at(d, ctx.tz, hi)
-    return Interval(cal.at(d, ctx.tz, lo), end, Granularity.HOUR)
+    return cal.hours(d, lo, hi, ctx.tz)
 
 
 @rule(rf"{_DATE}\s*[，,、]?\s*[(（]?{_WEEK_WORD}[一二三四五六日天1-7][)）]?(?![\d{CN_NUM_CHARS}])",
