@@ -110,9 +110,8 @@ class WindowReranker:
             return [(None, chunk.text)]
         chosen = self._choose(query, hit)
         title = self.titles(chunk.doc_id) if self.titles else ""
-        prefix = f"{title}: " if title else ""
-        return [(chunk.sentences[p].index, prefix + _window_text(chunk, p, self.context))
-                for p in chosen]
+        return [(chunk.sentences[p].index,
+                 window_text(chunk, p, context=self.context, title=title)) for p in chosen]
 
     def _choose(self, query: Query, hit: Hit) -> list[int]:
         """Positions (in the chunk) of the sentences worth judging."""
@@ -132,7 +131,11 @@ class WindowReranker:
         return sorted(ranked[: self.per_chunk])
 
 
-def _window_text(chunk: Chunk, position: int, context: int) -> str:
+def window_text(chunk: Chunk, position: int, *, context: int, title: str = "") -> str:
+    """The text the model reads for the sentence at ``position`` of ``chunk``: the page
+    ``title``, then the sentence with ``context`` neighbours on each side (never crossing
+    the chunk). Training data for a reader is cut with this same function."""
     sentences: Sequence[Sentence] = chunk.sentences
     low, high = max(position - context, 0), min(position + context + 1, len(sentences))
-    return " ".join(s.text for s in sentences[low:high])
+    text = " ".join(s.text for s in sentences[low:high])
+    return f"{title}: {text}" if title else text
