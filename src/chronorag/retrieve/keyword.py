@@ -16,8 +16,20 @@ import numpy as np
 from chronorag.deps import import_module
 from chronorag.model import Chunk, Hit, Query
 from chronorag.retrieve.index import top_k
-from chronorag.retrieve.tokenize import tokenize
+from chronorag.retrieve.pinyin import joined_names, with_pinyin
+from chronorag.retrieve.tokenize import normalize, tokenize
 from chronorag.store.base import Store
+
+
+def document_terms(text: str) -> list[str]:
+    """The terms a chunk is indexed under: its words, and the pinyin of its Chinese names."""
+    return with_pinyin(tokenize(text))
+
+
+def query_terms(text: str) -> list[str]:
+    """The terms a question searches for: as a chunk's, plus neighbouring Latin words that
+    spell one Chinese name ("Zhang Wei" -> "zhangwei")."""
+    return document_terms(text) + joined_names(normalize(text))
 
 
 @dataclass(frozen=True)
@@ -32,7 +44,7 @@ class Bm25Index:
         """Tokenize and index ``chunks``."""
         bm25s = import_module("bm25s")
         model = bm25s.BM25(k1=k1, b=b, method="lucene")
-        corpus = [tokenize(c.text) for c in chunks]
+        corpus = [document_terms(c.text) for c in chunks]
         if chunks:
             model.index(corpus, show_progress=False)
         return cls(chunks=tuple(chunks), model=model)
@@ -47,7 +59,7 @@ class Bm25Index:
         if not self.chunks or limit <= 0 or (allowed is not None and not allowed):
             return []
         model = self.model
-        ids = model.get_tokens_ids(tokenize(text))  # type: ignore[attr-defined]
+        ids = model.get_tokens_ids(query_terms(text))  # type: ignore[attr-defined]
         if not ids:
             return []
         mask = None
