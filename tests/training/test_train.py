@@ -1,9 +1,9 @@
 """Fine-tuning the reader: a tiny random model on the hand-made page learns, repeats, reports."""
 
+# ruff: noqa: E402
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Iterator
 from itertools import pairwise
 from pathlib import Path
@@ -11,17 +11,13 @@ from pathlib import Path
 import pytest
 
 torch = pytest.importorskip("torch")
-
-ROOT = Path(__file__).resolve().parents[2]
-if str(ROOT) not in sys.path:  # ``training`` is a folder of scripts beside ``src``
-    sys.path.insert(0, str(ROOT))
-
-from training.base import default_model_dir  # noqa: E402
-from training.build_data import build, write_jsonl  # noqa: E402
-from training.model import BertConfig, CrossEncoder  # noqa: E402
-from training.train import Result, Settings, lr_factor, run, total_steps  # noqa: E402
-from training.train_data import bucketed_batches, collate, encode, load_tokenizer  # noqa: E402
-from training.train_eval import roc_auc  # noqa: E402
+# training.* imports torch: it is imported only once the skip above has passed.
+from training.base import default_model_dir
+from training.build_data import build, write_jsonl
+from training.model import BertConfig, CrossEncoder
+from training.train import Result, Settings, lr_factor, run, total_steps
+from training.train_data import bucketed_batches, collate, encode, load_tokenizer
+from training.train_eval import roc_auc
 
 pytestmark = pytest.mark.slow
 

@@ -1,0 +1,9 @@
+"""``training`` is a folder of scripts beside ``src``, not an installed package: its tests
+import it from the repository root."""
+
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
