@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -100,8 +100,19 @@ def evaluate(
     on_progress: Callable[[int, int], None] | None = None,
 ) -> dict[str, MethodResult]:
     """Every question through every method; ranks of answers and evidence in the top 20."""
-    configs = {m: method_config(m) for m in methods}
-    results = {m: MethodResult() for m in methods}
+    return evaluate_configs(engine, questions, {m: method_config(m) for m in methods},
+                            on_progress=on_progress)
+
+
+def evaluate_configs(
+    engine: Engine,
+    questions: Sequence[Question],
+    configs: Mapping[str, SearchConfig],
+    *,
+    on_progress: Callable[[int, int], None] | None = None,
+) -> dict[str, MethodResult]:
+    """``evaluate`` with search configurations of the caller's (by the name to report)."""
+    results = {m: MethodResult() for m in configs}
     for i, q in enumerate(questions, 1):
         for name, config in configs.items():
             _run_one(engine, q, config, results[name])

@@ -72,11 +72,12 @@ class Components:
             # A second depth costs no second model: rerankers share onnxruntime sessions.
             options: dict[str, object] = {} if name == "none" else {"top_n": top_n}
             if name == "windows":
-                options["titles"] = self._title
+                options["titles"] = self.title
             self._rerankers[key] = RERANKERS.create(name, **options)
         return self._rerankers[key]
 
-    def _title(self, doc_id: str) -> str:
+    def title(self, doc_id: str) -> str:
+        """The title of a stored document ("" when unknown): the window rerankers' context."""
         document = self.documents().get(doc_id)
         return document.title if document else ""
 
