@@ -9,14 +9,14 @@ perturbed questions are cut from.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+from chronorag.evaluate.harness import EVAL_NOW, load_questions
 from chronorag.evaluate.metrics import contains_sequence, normalize_tokens
-from chronorag.model import Interval, Relation
+from chronorag.model import Constraint, Interval, Relation
 from chronorag.timex.pipeline import context, find
 from chronorag.timex.relations import relate
 from chronorag.understand import understand
@@ -24,9 +24,9 @@ from chronorag.understand import understand
 __all__ = ["NOW", "Fact", "GoldTime", "answer_tokens", "gold_time", "holds_any", "load_facts",
            "mentions_answer", "same_answer"]
 
-# Questions are read at a fixed moment (as the evaluation harness does), so a relative
-# expression cannot make the data depend on the day it is built.
-NOW = datetime(2026, 1, 1, tzinfo=UTC)
+# Questions are read at the evaluation harness's fixed moment, so a relative expression
+# cannot make the data depend on the day it is built.
+NOW = EVAL_NOW
 _PERIOD = (Relation.BETWEEN, Relation.IN)
 
 
@@ -62,9 +62,12 @@ class Fact:
         return bool(self.answers)
 
 
-def gold_time(question: str, *, now: datetime = NOW) -> GoldTime | None:
-    """The question's closed period as the product reads it, with its span in the text."""
-    constraint = understand(question, now=now).constraint
+def gold_time(question: str, *, now: datetime = NOW,
+              constraint: Constraint | None = None) -> GoldTime | None:
+    """The question's closed period as the product reads it, with its span in the text;
+    ``constraint``: the question's, when the caller has already understood it."""
+    if constraint is None:
+        constraint = understand(question, now=now).constraint
     interval = constraint.interval
     if (constraint.relation not in _PERIOD or interval is None or interval.start is None
             or interval.end is None):
@@ -81,20 +84,15 @@ def gold_time(question: str, *, now: datetime = NOW) -> GoldTime | None:
 def load_facts(path: Path, *, now: datetime = NOW) -> list[Fact]:
     """Every question of a TimeQA ``questions.jsonl``, in file order."""
     facts = []
-    with path.open(encoding="utf-8") as handle:
-        for line in handle:
-            if not line.strip():
-                continue
-            raw = json.loads(line)
-            page, relation = raw["id"].split("#")[:2]
-            evidence = tuple((int(e["start"]), int(e["end"])) for e in raw["evidence"]
-                             if e["doc_id"] == page)
-            facts.append(Fact(
-                qid=raw["id"], page=page, relation=relation, question=raw["question"],
-                content=understand(raw["question"], now=now).content,
-                answers=tuple(raw["answers"]), evidence=evidence,
-                time=gold_time(raw["question"], now=now),
-            ))
+    for q in load_questions(path):
+        page, relation = q.id.split("#")[:2]
+        understanding = understand(q.text, now=now)
+        facts.append(Fact(
+            qid=q.id, page=page, relation=relation, question=q.text,
+            content=understanding.content, answers=q.answers,
+            evidence=tuple((e.start, e.end) for e in q.evidence if e.doc_id == page),
+            time=gold_time(q.text, now=now, constraint=understanding.constraint),
+        ))
     return facts
 
 

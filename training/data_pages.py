@@ -10,15 +10,14 @@ read the same text.
 from __future__ import annotations
 
 import inspect
-from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from chronorag.ingest import chunk_document
 from chronorag.ingest.loaders import load_paths
-from chronorag.model import Document, Interval, Sentence
+from chronorag.model import Document, Interval
 from chronorag.pipeline.ingest import with_event_time
-from chronorag.rank.rerank_windows import WindowReranker, window_text
+from chronorag.rank.rerank_windows import WindowReranker, window_sentences, window_text
 from chronorag.timex.relations import constrain
 
 __all__ = ["Window", "load_pages", "page_windows", "product_context"]
@@ -70,11 +69,8 @@ def page_windows(doc: Document, *, context: int) -> tuple[Window, ...]:
     """Every sentence window of ``doc``, in document order."""
     windows = []
     for chunk in with_event_time(doc, chunk_document(doc)):
-        sentences = chunk.sentences
-        for position, sentence in enumerate(sentences):
-            low = max(position - context, 0)
-            high = min(position + context + 1, len(sentences))
-            around: Sequence[Sentence] = sentences[low:high]
+        for position, sentence in enumerate(chunk.sentences):
+            around = window_sentences(chunk, position, context=context)
             windows.append(Window(
                 page=doc.id, index=sentence.index, start=sentence.start, end=sentence.end,
                 low=around[0].start, high=around[-1].end,

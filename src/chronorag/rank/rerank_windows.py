@@ -135,7 +135,12 @@ def window_text(chunk: Chunk, position: int, *, context: int, title: str = "") -
     """The text the model reads for the sentence at ``position`` of ``chunk``: the page
     ``title``, then the sentence with ``context`` neighbours on each side (never crossing
     the chunk). Training data for a reader is cut with this same function."""
-    sentences: Sequence[Sentence] = chunk.sentences
-    low, high = max(position - context, 0), min(position + context + 1, len(sentences))
-    text = " ".join(s.text for s in sentences[low:high])
+    text = " ".join(s.text for s in window_sentences(chunk, position, context=context))
     return f"{title}: {text}" if title else text
+
+
+def window_sentences(chunk: Chunk, position: int, *, context: int) -> Sequence[Sentence]:
+    """The sentence at ``position`` of ``chunk`` with ``context`` neighbours on each side,
+    never crossing the chunk."""
+    sentences: Sequence[Sentence] = chunk.sentences
+    return sentences[max(position - context, 0):position + context + 1]

@@ -28,6 +28,7 @@ _SYLLABLE = re.compile(
     r"(?:iang|iong|uang|ueng|ang|eng|ing|ong|ian|iao|uai|uan|van|ai|ei|ao|ou|an|en|in|un"
     r"|vn|ia|ie|iu|ua|uo|ui|ue|ve|er|a|o|e|i|u|v)")
 
+
 @functools.cache
 def _lazy_pinyin() -> Any:
     """pypinyin's ``lazy_pinyin``, imported on first use (its dictionary loads in ~0.2 s;
