@@ -15,7 +15,9 @@ is *unanswerable* and must come back ``not_found``. Nothing is filtered after th
 the reranker and the answer stage see exactly what a store without the answer gives them.
 
 Per set it prints the relevance of the top hit (``scores["semantic"]``, what the answer
-stage compares with ``min_semantic``) and the top hit's dense cosine for both kinds of
+stage compares with ``min_semantic``), the top hit's dense cosine and the best multilingual
+judge score among the first ten hits (``rank.multilingual``, uncalibrated; its 97th
+percentile over unanswerable questions places each pair's range) for both kinds of
 question, then a table of relevance floors against the share of answerable questions
 still answered (status other than ``not_found``) and the share of unanswerable ones
 abstained (``not_found``); the first row is the current setting. Each store holds half of
@@ -49,6 +51,7 @@ class Outcome:
     semantic: float
     cosine: float
     answered: dict[float, bool]
+    judge: float = float("nan")
 
 
 def _halves(corpus: Path, folder: Path, *, split: str) -> tuple[list[Path], list[set[str]]]:
@@ -78,10 +81,12 @@ def _ask(engine: Engine, q: Question, *, answerable: bool, floors: list[float]) 
         answer = build_answer(query, ranked.hits, documents=ranked.documents,
                               min_semantic=floor)
         answered[floor] = answer.status is not AnswerStatus.NOT_FOUND
+    judge = engine.components.judge(config.judges)
+    scores = [j.score for j in (judge.judge(q.text, ranked.hits[:10]) if judge else ()) if j]
     return Outcome(answerable,
                    float(top.scores.get("semantic", 0.0)) if top else 0.0,
                    float(top.scores.get("dense", 0.0)) if top else 0.0,
-                   answered)
+                   answered, max(scores, default=float("nan")))
 
 
 def run_set(folder: Path, *, limit: int, split: str) -> list[Outcome]:
@@ -108,6 +113,11 @@ def _spread(values: list[float]) -> str:
     return f"{quartiles[0]:.3f} / {statistics.median(values):.3f} / {quartiles[2]:.3f}"
 
 
+def _p97(outcomes: list[Outcome]) -> str:
+    values = [o.judge for o in outcomes if o.judge == o.judge]
+    return f"{statistics.quantiles(values, n=100)[96]:.3f}" if len(values) > 1 else "-"
+
+
 def report(name: str, outcomes: list[Outcome]) -> list[str]:
     yes = [o for o in outcomes if o.answerable]
     no = [o for o in outcomes if not o.answerable]
@@ -117,7 +127,10 @@ def report(name: str, outcomes: list[Outcome]) -> list[str]:
              f"| relevance | {_spread([o.semantic for o in yes])} | "
              f"{_spread([o.semantic for o in no])} |",
              f"| dense cosine | {_spread([o.cosine for o in yes])} | "
-             f"{_spread([o.cosine for o in no])} |", "",
+             f"{_spread([o.cosine for o in no])} |",
+             f"| judge score | {_spread([o.judge for o in yes])} | "
+             f"{_spread([o.judge for o in no])} |", "",
+             f"97th percentile of the unanswerable judge scores: {_p97(no)}", "",
              "| min relevance | answerable answered | unanswerable abstained |",
              "|---|---|---|"]
     for i, floor in enumerate(floors):
@@ -143,7 +156,8 @@ def main() -> None:
             with args.dump.open("a", encoding="utf-8") as out:
                 for o in outcomes:
                     out.write(json.dumps({"set": name, "answerable": o.answerable,
-                                          "semantic": o.semantic, "cosine": o.cosine}) + "\n")
+                                          "semantic": o.semantic, "cosine": o.cosine,
+                                          "judge": o.judge}) + "\n")
 
 
 if __name__ == "__main__":

@@ -207,7 +207,7 @@ def concurrent(work: Path) -> list[tuple[str, int, int, int]]:
 
 def corpora(work: Path) -> list[tuple[str, int, int, float, str]]:
     """Ingest corpora nobody here tuned on; any error is a failure."""
-    from chronorag.pipeline.ingest import ingest_paths
+    from chronorag.pipeline.ingest import Embedders, ingest_paths
     from chronorag.store.sqlite import SQLiteStore
     from conftest import HashEmbedder
 
@@ -221,7 +221,7 @@ def corpora(work: Path) -> list[tuple[str, int, int, float, str]]:
         started = time.monotonic()
         with SQLiteStore(db) as store:
             try:
-                report = ingest_paths(store, [path], embedders=[HashEmbedder()],
+                report = ingest_paths(store, [path], embedders=Embedders([HashEmbedder()]),
                                       now=datetime.now(UTC), tz=UTC)
                 outcome = "ok"
                 added = len(report.added)
@@ -236,7 +236,7 @@ def batches(work: Path) -> list[tuple[str, float, float]]:
     """What committing in batches costs: the same ingest in batches of 64 documents and in
     one transaction, in this process (the test embedder makes the commit share the largest
     it can be; with e5 embedding dominates)."""
-    from chronorag.pipeline.ingest import Batching, ingest_paths
+    from chronorag.pipeline.ingest import Batching, Embedders, ingest_paths
     from chronorag.store.sqlite import SQLiteStore
     from conftest import HashEmbedder
 
@@ -248,8 +248,8 @@ def batches(work: Path) -> list[tuple[str, float, float]]:
         db = work / f"batch-{len(rows)}.db"
         started = time.perf_counter()
         with SQLiteStore(db) as store:
-            ingest_paths(store, [corpus], embedders=[HashEmbedder()], now=datetime.now(UTC),
-                         tz=UTC, batching=batching)
+            ingest_paths(store, [corpus], embedders=Embedders([HashEmbedder()]),
+                         now=datetime.now(UTC), tz=UTC, batching=batching)
         seconds = time.perf_counter() - started
         baseline = baseline or seconds
         rows.append((name, round(seconds, 2), round(seconds / baseline, 2)))

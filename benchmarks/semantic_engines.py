@@ -19,7 +19,7 @@ import time
 from datetime import UTC, datetime
 from pathlib import Path
 
-from chronorag.pipeline.ingest import ingest_paths
+from chronorag.pipeline.ingest import Embedders, ingest_paths
 from chronorag.retrieve.embedders import EMBEDDERS
 from chronorag.semantic import SemanticLayer
 from chronorag.semantic.engines import QueryVectors
@@ -73,7 +73,7 @@ def main() -> None:
     args = parser.parse_args()
     embedder = EMBEDDERS.create(args.embedder)
     with tempfile.TemporaryDirectory() as tmp, SQLiteStore(Path(tmp) / "kb.db") as store:
-        ingest_paths(store, [LAYER], embedders=[embedder], now=NOW, tz=UTC,
+        ingest_paths(store, [LAYER], embedders=Embedders([embedder]), now=NOW, tz=UTC,
                      extensions=[SemanticLayer(store=store, embedder=lambda: embedder)])
         searcher = SemanticSearcher(store, embedder)
         qs = questions()

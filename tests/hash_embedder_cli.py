@@ -4,7 +4,7 @@ registered (as a plug-in would be), so process-level tests do not wait on a mode
     python tests/hash_embedder_cli.py ingest corpus/ --db kb.db
 
 Create the store with ``prepare_store`` first: it records ``test-hash`` as the store's
-embedder, which the engine then uses.
+embedder and no multilingual judges, which the engine then uses.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from conftest import register_test_embedders
 def prepare_store(db: Path, embedder: str = "test-hash") -> None:
     with SQLiteStore(db) as store:
         store.set_setting("embedder", embedder)
+        store.set_setting("judges", "")  # no multilingual judges: no model to wait on
 
 
 def command(*args: str) -> list[str]:

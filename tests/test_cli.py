@@ -544,7 +544,9 @@ def test_switching_embedder_says_what_to_run_and_reindex_does_it(
     assert json.loads(capsys.readouterr().out)["replaced"] == 1
     with Engine(db) as engine:  # the store now says which embedder it was built with
         assert engine.config.embedder == "test-hash-b"
-        assert engine.store.vector_counts() == {"test-hash-b": 1}
+        # The multilingual judges' vectors stay beside the dense embedder's.
+        assert engine.store.vector_counts() == {"test-hash-b": 1, "e5-small": 1,
+                                                 "use-m3": 1}
     assert cli.main(["reindex", "--db", str(db), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["unchanged"] == 1
 

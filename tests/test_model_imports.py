@@ -26,7 +26,7 @@ import pytest
 from chronorag import cli, deps
 from chronorag.errors import ChronoragError, MissingDependencyError
 from chronorag.ingest.sentences import split_sentences
-from chronorag.pipeline.ingest import ingest_paths
+from chronorag.pipeline.ingest import Embedders, ingest_paths
 from chronorag.rank import rerank_ce
 from chronorag.retrieve import tokenize
 from chronorag.retrieve.embed_e5 import E5Embedder
@@ -234,7 +234,7 @@ def one_document_db(tmp_path: Path, embedder_named: Any) -> str:
                       encoding="utf-8")
     db = tmp_path / "kb.db"
     with SQLiteStore(db) as store:
-        ingest_paths(store, [source], embedders=[embedder_named("e5-small", dim=384)],
+        ingest_paths(store, [source], embedders=Embedders([embedder_named("e5-small", dim=384)]),
                      now=NOW, tz=UTC)
     return str(db)
 

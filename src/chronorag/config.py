@@ -28,6 +28,11 @@ class SearchConfig:
         validity: apply source-validity rules (supersession, drafts, dates).
         extensions: registered components beside the document pipeline, by name (see
             ``chronorag.extensions``); each adds to ``ask`` and may take files from ingest.
+        judges: multilingual embedders that judge relevance where the English
+            cross-encoder cannot read (a question or a passage mostly Chinese), from the
+            vectors of each chunk and of each of its sentences, stored at ingest. Empty:
+            ingest stores chunk vectors of ``embedder`` only, and such pairs keep their
+            retrieval relevance.
     """
 
     name: str
@@ -42,6 +47,7 @@ class SearchConfig:
     min_semantic: float = 0.05
     validity: bool = True
     extensions: tuple[str, ...] = ("semantic",)
+    judges: tuple[str, ...] = ("e5-small", "use-m3")
 
 
 PRESETS: dict[str, SearchConfig] = {

@@ -17,6 +17,7 @@ from chronorag.model import Answer, Query
 from chronorag.people import Directory, load_directory
 from chronorag.pipeline.ingest import (
     Batching,
+    Embedders,
     IngestReport,
     Progress,
     ingest_paths,
@@ -38,6 +39,9 @@ class Engine:
         store: an already opened store, instead of ``db``.
         embedder: the embedder for dense retrieval. Default: the one the store's vectors
             were made with (recorded at ingest and by ``reindex``), else the config's.
+        judges: the multilingual judges (``SearchConfig.judges``; ``()`` for none, which
+            makes ingest store chunk vectors of the dense embedder only). Default: the
+            ones the store was built with (recorded like the embedder), else the config's.
     """
 
     def __init__(
@@ -49,6 +53,7 @@ class Engine:
         clock: Callable[[], datetime] = system_now,
         store: Store | None = None,
         embedder: str | None = None,
+        judges: Sequence[str] | None = None,
     ) -> None:
         if store is None:
             from chronorag.store.sqlite import SQLiteStore
@@ -59,6 +64,11 @@ class Engine:
         chosen = embedder or store.setting("embedder") or self.config.embedder
         if chosen != self.config.embedder:
             self.config = replace(self.config, embedder=chosen)
+        recorded = store.setting("judges")
+        if judges is None and recorded is not None:
+            judges = [name for name in recorded.split(",") if name]
+        if judges is not None and tuple(judges) != self.config.judges:
+            self.config = replace(self.config, judges=tuple(judges))
         self.tz = tz
         self.clock = clock
         self.components = Components(store)
@@ -80,10 +90,10 @@ class Engine:
         Documents are committed in batches: an interrupted ingest keeps the batches it
         committed, and running it again completes it.
         """
-        embedder = self.components.embedder(self.config.embedder)
         report = ingest_paths(
             self.store, [paths] if isinstance(paths, str | Path) else paths,
-            embedders=[embedder], now=now or self.clock(), tz=self.tz, progress=progress,
+            embedders=self._ingest_embedders(), now=now or self.clock(), tz=self.tz,
+            progress=progress,
             batching=batching or Batching(),
             extensions=[e for e in self.extensions.values() if isinstance(e, IngestExtension)],
         )
@@ -107,15 +117,24 @@ class Engine:
         """
         if embedder is not None and embedder != self.config.embedder:
             self.config = replace(self.config, embedder=embedder)
-        model = self.components.embedder(self.config.embedder)
+        embedders = self._ingest_embedders()
         # Recorded first: an interrupted switch then tells the user to finish it.
         self._record_embedder(replace_existing=True)
-        return reindex_documents(self.store, embedders=[model], force=force,
+        return reindex_documents(self.store, embedders=embedders, force=force,
                                  progress=progress, batching=batching or Batching())
+
+    def _ingest_embedders(self) -> Embedders:
+        """The dense embedder for chunks, and the judges for chunks and sentences."""
+        dense = self.components.embedder(self.config.embedder)
+        judges = [self.components.embedder(name) for name in self.config.judges]
+        return Embedders(chunks=[dense, *(j for j in judges if j.name != dense.name)],
+                         sentences=judges)
 
     def _record_embedder(self, *, replace_existing: bool = False) -> None:
         if replace_existing or self.store.setting("embedder") is None:
             self.store.set_setting("embedder", self.config.embedder)
+        if replace_existing or self.store.setting("judges") is None:
+            self.store.set_setting("judges", ",".join(self.config.judges))
 
     def check_vectors(self, config: SearchConfig | None = None) -> None:
         """Raise ``ConfigError`` saying what to run when stored chunks lack vectors of the

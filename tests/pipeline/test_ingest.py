@@ -14,7 +14,7 @@ import pytest
 
 from chronorag.errors import IngestError, ValidationError
 from chronorag.pipeline import ingest as indexer
-from chronorag.pipeline.ingest import Batching, ingest_paths, reindex_documents
+from chronorag.pipeline.ingest import Batching, Embedders, ingest_paths, reindex_documents
 from chronorag.store.sqlite import SQLiteStore
 
 NOW = datetime(2026, 11, 30, tzinfo=UTC)
@@ -28,7 +28,7 @@ def _jsonl(path: Path, n: int, *, text: str = "Policy {i} applies from 2021 to 2
 
 
 def _ingest(store: SQLiteStore, paths: list[Path], embedder, **options):
-    return ingest_paths(store, paths, embedders=[embedder], now=NOW, tz=UTC, **options)
+    return ingest_paths(store, paths, embedders=Embedders([embedder]), now=NOW, tz=UTC, **options)
 
 
 def test_documents_are_committed_in_batches(tmp_path: Path, hash_embedder) -> None:
@@ -133,14 +133,15 @@ def test_reindex_rebuilds_only_stale_documents_and_resumes(
     with SQLiteStore(tmp_path / "kb.db") as store:
         _ingest(store, [path], hash_embedder)
         stamps_before = store.documents()
-        report = reindex_documents(store, embedders=[hash_embedder])
+        report = reindex_documents(store, embedders=Embedders([hash_embedder]))
         assert report.replaced == () and len(report.unchanged) == 5
         monkeypatch.setattr(indexer, "CHUNKER_VERSION", "999")
-        report = reindex_documents(store, embedders=[hash_embedder], batching=Batching(docs=2))
+        report = reindex_documents(store, embedders=Embedders([hash_embedder]),
+                                   batching=Batching(docs=2))
         assert len(report.replaced) == 5 and report.chunks == 5
         # The documents themselves (text, dates, ingested_at) are untouched.
         assert store.documents() == stamps_before
-        forced = reindex_documents(store, embedders=[hash_embedder], force=True)
+        forced = reindex_documents(store, embedders=Embedders([hash_embedder]), force=True)
         assert len(forced.replaced) == 5
 
 
@@ -158,12 +159,12 @@ import json, resource, sys
 sys.path.insert(0, sys.argv[3])
 from conftest import HashEmbedder
 from datetime import datetime, UTC
-from chronorag.pipeline.ingest import ingest_paths
+from chronorag.pipeline.ingest import Embedders, ingest_paths
 from chronorag.store.sqlite import SQLiteStore
 store = SQLiteStore(sys.argv[2])
 store.write([])
 before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-report = ingest_paths(store, [sys.argv[1]], embedders=[HashEmbedder()],
+report = ingest_paths(store, [sys.argv[1]], embedders=Embedders([HashEmbedder()]),
                       now=datetime.now(UTC), tz=UTC)
 after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 print(json.dumps({"added": len(report.added), "grew_kb": after - before}))
@@ -223,7 +224,7 @@ def test_a_new_chunker_version_reuses_the_vectors_of_unchanged_chunks(
         assert counting.texts == 4
         before = store.chunk_vectors([f"d{i}#0" for i in range(4)], counting.name)
         monkeypatch.setattr(indexer, "CHUNKER_VERSION", "999")
-        report = reindex_documents(store, embedders=[counting])
+        report = reindex_documents(store, embedders=Embedders([counting]))
         assert len(report.replaced) == 4 and counting.texts == 4  # nothing embedded again
         after = store.chunk_vectors([f"d{i}#0" for i in range(4)], counting.name)
         assert all((before[k] == after[k]).all() for k in before) and len(after) == 4
@@ -258,7 +259,7 @@ def test_an_old_stamp_without_a_text_version_embeds_everything(
     with SQLiteStore(tmp_path / "kb.db") as store:
         _ingest(store, [path], counting)
         store._conn.execute("UPDATE documents SET derivation = 'chunker=1;embedders=test-hash'")
-        reindex_documents(store, embedders=[counting])
+        reindex_documents(store, embedders=Embedders([counting]))
         assert counting.texts == 4
 
 
@@ -266,3 +267,41 @@ def _doc(path: Path, text: str) -> Path:
     path.write_text(json.dumps({"id": "d", "title": "Rules", "text": text}) + "\n",
                     encoding="utf-8")
     return path
+
+
+def test_sentence_vectors_are_stored_stamped_and_reused(
+        tmp_path: Path, hash_embedder, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "a.jsonl"
+    path.write_text(json.dumps({"id": "d", "title": "Rules", "text": "One rule. Two rules. "
+                                "Three rules apply from 2021."}) + "\n", encoding="utf-8")
+    chunks, sentences = _Counting(hash_embedder), _Counting(type(hash_embedder)("test-hash-b"))
+    embedders = Embedders([chunks], sentences=[sentences])
+    with SQLiteStore(tmp_path / "kb.db") as store:
+        ingest_paths(store, [path], embedders=embedders, now=NOW, tz=UTC)
+        [chunk] = store.chunks()
+        assert sentences.texts == len(chunk.sentences) == 3
+        stored = store.sentence_vectors([chunk.id], "test-hash-b")[chunk.id]
+        expected = hash_embedder.embed([f"Rules: {s.text}" for s in chunk.sentences])
+        np.testing.assert_allclose(stored, expected, rtol=1e-6)
+        assert "sentences=test-hash-b" in store.fingerprints(["d"])["d"][1]
+        # A new chunker version: the sentences it cuts alike keep their vectors.
+        monkeypatch.setattr(indexer, "CHUNKER_VERSION", "999")
+        reindex_documents(store, embedders=embedders)
+        assert sentences.texts == 3 and chunks.texts == 1
+        np.testing.assert_array_equal(
+            store.sentence_vectors([chunk.id], "test-hash-b")[chunk.id], stored)
+        # Sentence vectors added to a store that had none: the chunk vectors are reused.
+        other = Embedders([chunks], sentences=[_Counting(hash_embedder)])
+        reindex_documents(store, embedders=other)
+        assert chunks.texts == 1 and other.sentences[0].texts == 3
+
+
+def test_another_chunk_embedder_beside_the_first_reuses_the_first_ones_vectors(
+        tmp_path: Path, hash_embedder) -> None:
+    path = _jsonl(tmp_path / "a.jsonl", 3)
+    first, second = _Counting(hash_embedder), _Counting(type(hash_embedder)("test-hash-b"))
+    with SQLiteStore(tmp_path / "kb.db") as store:
+        _ingest(store, [path], first)
+        reindex_documents(store, embedders=Embedders([first, second]))
+        assert first.texts == 3 and second.texts == 3
+        assert store.vector_counts() == {"test-hash": 3, "test-hash-b": 3}

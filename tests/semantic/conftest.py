@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from chronorag.pipeline.ingest import IngestReport, ingest_paths
+from chronorag.pipeline.ingest import Embedders, IngestReport, ingest_paths
 from chronorag.semantic import SemanticLayer
 from chronorag.store.base import Store
 from chronorag.store.sqlite import SQLiteStore
@@ -31,7 +31,7 @@ def ingest(store: Store, *paths: Path) -> IngestReport:
     """Ingest documents and layer files as the engine does (the layer as an extension)."""
     embedder = HashEmbedder()
     layer = SemanticLayer(store=store, embedder=lambda: embedder)
-    return ingest_paths(store, list(paths), embedders=[embedder], now=NOW, tz=UTC,
+    return ingest_paths(store, list(paths), embedders=Embedders([embedder]), now=NOW, tz=UTC,
                         extensions=[layer])
 
 

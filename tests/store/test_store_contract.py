@@ -259,3 +259,48 @@ def test_chunk_vectors_by_id(store: Store, make: Make, full_doc: Callable[..., D
         np.testing.assert_array_equal(got[chunk_id], prepared.vectors["e5"][row])
     assert store.chunk_vectors(ids, "other-embedder") == {}
     assert store.chunk_vectors([], "e5") == {}
+
+
+def _with_sentence_vectors(prepared: PreparedDocument, *, dim: int = 3, seed: int = 0
+                           ) -> PreparedDocument:
+    rows = sum(len(c.sentences) for c in prepared.chunks)
+    matrix = np.random.default_rng(seed).standard_normal((rows, dim)).astype(np.float32)
+    return dataclasses.replace(prepared, sentence_vectors={"use": matrix})
+
+
+def test_sentence_vectors_round_trip_per_chunk_in_sentence_order(store: Store,
+                                                                 make: Make) -> None:
+    prepared = _with_sentence_vectors(make("a", n_chunks=2))
+    store.write([prepared])
+    ids = [c.id for c in prepared.chunks]
+    back = store.sentence_vectors([*ids, "nope"], "use")
+    assert set(back) == set(ids)
+    whole = prepared.sentence_vectors["use"]
+    np.testing.assert_array_equal(back["a#0"], whole[:2])
+    np.testing.assert_array_equal(back["a#1"], whole[2:])
+    assert back["a#0"].dtype == np.float32
+    assert store.sentence_vectors(ids, "e5") == {}
+
+
+def test_sentence_vectors_go_with_their_document(store: Store, make: Make) -> None:
+    store.write([_with_sentence_vectors(make("a"))])
+    store.write([make("a", text="Replaced without sentence vectors.")])
+    assert store.sentence_vectors(["a#0", "a#1"], "use") == {}
+    store.write([_with_sentence_vectors(make("b"))])
+    store.delete(["b"])
+    assert store.sentence_vectors(["b#0"], "use") == {}
+
+
+def test_sentence_vectors_of_the_wrong_shape_are_refused_and_nothing_changes(
+        store: Store, make: Make) -> None:
+    store.write([make("a")])
+    before = _snapshot(store)
+    good = _with_sentence_vectors(make("b"))
+    short = dataclasses.replace(good, sentence_vectors={"use": good.sentence_vectors["use"][:3]})
+    with pytest.raises(StoreError, match="sentence"):
+        store.write([make("c"), short])
+    nan = good.sentence_vectors["use"].copy()
+    nan[0, 0] = np.nan
+    with pytest.raises(StoreError, match="finite"):
+        store.write([dataclasses.replace(good, sentence_vectors={"use": nan})])
+    assert _snapshot(store) == before

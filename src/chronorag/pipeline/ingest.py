@@ -34,14 +34,16 @@ from chronorag.ingest import (
     read_documents,
 )
 from chronorag.model import Chunk, Document, Interval, Mention
-from chronorag.retrieve.base import Embedder
-from chronorag.store.base import (
-    PreparedDocument,
-    Store,
-    WriteReport,
-    derivation,
-    vectors_reusable,
+from chronorag.pipeline.embedding import (
+    EMBED_TEXT_VERSION,
+    Reuse,
+    embed,
+    embed_text,
+    sentence_texts,
+    stored_vectors,
 )
+from chronorag.retrieve.base import Embedder
+from chronorag.store.base import PreparedDocument, Store, WriteReport, derivation
 
 log = logging.getLogger(__name__)
 
@@ -79,6 +81,20 @@ class Batching:
     chars: int = 1_000_000
 
 
+@dataclass(frozen=True)
+class Embedders:
+    """What ingest embeds with: every chunk with ``chunks`` (the first is the one dense
+    retrieval searches), every sentence (as "title: sentence") with ``sentences``."""
+
+    chunks: Sequence[Embedder]
+    sentences: Sequence[Embedder] = ()
+
+    def stamp(self) -> str:
+        """The derivation stamp of documents ingested now with these embedders."""
+        return derivation(CHUNKER_VERSION, [e.name for e in self.chunks],
+                          text=EMBED_TEXT_VERSION, sentences=[e.name for e in self.sentences])
+
+
 @dataclass
 class _Tally:
     added: list[str] = field(default_factory=list)
@@ -92,7 +108,7 @@ def ingest_paths(
     store: Store,
     paths: Sequence[str | Path],
     *,
-    embedders: Sequence[Embedder],
+    embedders: Embedders,
     now: datetime,
     tz: tzinfo,
     progress: Progress | None = None,
@@ -104,12 +120,13 @@ def ingest_paths(
     Raises ``ValidationError`` before anything is written when any document (or any
     file an extension claims) is invalid. A document is unchanged (skipped) when its
     text, chunker version and embedders all match what is stored. What ``extensions``
-    claim is written in one transaction with the documents.
+    claim is written in one transaction with the documents (embedded with the chunk
+    embedders).
     """
     files, claims = _validate(paths, tz=tz, extensions=extensions)
     total = sum(f.documents for f in files)
     tally = _Tally()
-    stamp = stamp_for(embedders)
+    stamp = embedders.stamp()
 
     def run() -> None:
         for checked in files:
@@ -125,7 +142,8 @@ def ingest_paths(
     else:
         with store.atomic():
             run()
-            written = [c.write(embedders=embedders, now=now) for c in claims]
+            # Other stores (a semantic layer) are searched by the dense embedder only.
+            written = [c.write(embedders=embedders.chunks[:1], now=now) for c in claims]
     return IngestReport(
         files=len(files) + sum(c.files for c in claims),
         added=(*tally.added, *(k for w in written for k in w.added)),
@@ -161,7 +179,7 @@ def _validate(paths: Sequence[str | Path], *, tz: tzinfo,
     return files, claims
 
 
-def reindex_documents(store: Store, *, embedders: Sequence[Embedder], force: bool = False,
+def reindex_documents(store: Store, *, embedders: Embedders, force: bool = False,
                       progress: Progress | None = None, batching: Batching = Batching()
                       ) -> IngestReport:
     """Rebuild chunks, sentences, mentions and vectors of stored documents from their
@@ -172,7 +190,7 @@ def reindex_documents(store: Store, *, embedders: Sequence[Embedder], force: boo
     """
     ids = store.document_ids()
     tally = _Tally()
-    stamp = stamp_for(embedders)
+    stamp = embedders.stamp()
     for start in range(0, len(ids), batching.docs):
         window = ids[start:start + batching.docs]
         stored = store.fingerprints(window)
@@ -202,7 +220,7 @@ def _batches(documents: Iterable[Document], batching: Batching) -> Iterator[list
 
 
 def _ingest_batch(store: Store, path: str, batch: list[Document], *,
-                  embedders: Sequence[Embedder], now: datetime, stamp: str,
+                  embedders: Embedders, now: datetime, stamp: str,
                   tally: _Tally) -> None:
     stored = store.fingerprints([d.id for d in batch])
     todo: list[tuple[Document, str]] = []
@@ -217,18 +235,18 @@ def _ingest_batch(store: Store, path: str, batch: list[Document], *,
                  stored=stored)
 
 
-def stamp_for(embedders: Sequence[Embedder]) -> str:
-    """The derivation stamp of documents ingested now with ``embedders``."""
-    return derivation(CHUNKER_VERSION, [e.name for e in embedders], text=EMBED_TEXT_VERSION)
-
-
 def _write_batch(store: Store, path: str, todo: list[tuple[Document, str]], *,
-                 embedders: Sequence[Embedder], stamp: str, tally: _Tally,
+                 embedders: Embedders, stamp: str, tally: _Tally,
                  stored: Mapping[str, tuple[str, str]], force: bool = False) -> None:
     """Prepare and write ``todo``; ``stored`` is the store's fingerprints of its ids."""
     if not todo:
         return
-    reuse = _stored_vectors(store, todo, stored, embedders=embedders, stamp=stamp)
+    # A document stored with the same content hash is the one at hand (a reindex): only
+    # the others are read back for the title their texts were embedded with.
+    same = {doc.id: doc for doc, digest in todo
+            if doc.id in stored and stored[doc.id][0] == digest}
+    reuse = stored_vectors(store, [doc for doc, _ in todo], stored, stamp=stamp,
+                           known_docs=same)
     prepared = _prepare(path, todo, embedders, stamp, reuse=reuse)
     try:
         report = store.write(prepared, force=force)
@@ -245,44 +263,8 @@ def _where(todo: Sequence[tuple[Document, str]]) -> str:
     return f"document {first!r}" if first == last else f"documents {first!r} to {last!r}"
 
 
-def _stored_vectors(store: Store, todo: Sequence[tuple[Document, str]],
-                   stored: Mapping[str, tuple[str, str]], *, embedders: Sequence[Embedder],
-                   stamp: str) -> dict[str, dict[str, np.ndarray]]:
-    """Per embedder, the stored vector of each text the stored versions of the documents
-    in ``todo`` had embedded, when their stamp (``stored``: id -> (content hash,
-    derivation)) allows reuse: a new chunker version or an edit elsewhere in a document
-    then costs no embedding for unchanged chunks."""
-    ids = [doc.id for doc, _ in todo
-           if doc.id in stored and vectors_reusable(stored[doc.id][1], stamp)]
-    if not ids:
-        return {}
-    # A document stored with the same content hash is the one at hand (a reindex): only
-    # the others are read back for the title their chunks were embedded with.
-    old_docs = {doc.id: doc for doc, digest in todo
-                if doc.id in ids and stored[doc.id][0] == digest}
-    missing = [i for i in ids if i not in old_docs]
-    old_docs.update((d.id, d) for d in (store.documents(missing) if missing else ()))
-    chunks = store.chunks(sorted(store.chunk_ids_of(ids)))
-    texts = {c.id: _embed_text(old_docs[c.doc_id], c) for c in chunks if c.doc_id in old_docs}
-    return {e.name: {texts[cid]: v for cid, v in store.chunk_vectors(list(texts), e.name).items()}
-            for e in embedders}
-
-
-def _embed(embedder: Embedder, texts: Sequence[str], known: dict[str, np.ndarray]) -> np.ndarray:
-    """``texts`` embedded, taking the vectors in ``known`` instead of recomputing them."""
-    missing = [t for t in dict.fromkeys(texts) if t not in known]
-    fresh = embedder.embed(missing, kind="passage") if missing else None
-    if fresh is not None and any(v.shape != fresh.shape[1:] for v in known.values()):
-        return embedder.embed(list(texts), kind="passage")  # another size: trust nothing old
-    vectors = dict(known)
-    if fresh is not None:
-        vectors.update(zip(missing, np.asarray(fresh, dtype=np.float32), strict=True))
-    return np.stack([vectors[t] for t in texts]).astype(np.float32)
-
-
-def _prepare(path: str, batch: Sequence[tuple[Document, str]], embedders: Sequence[Embedder],
-             stamp: str, *, reuse: dict[str, dict[str, np.ndarray]] | None = None
-             ) -> list[PreparedDocument]:
+def _prepare(path: str, batch: Sequence[tuple[Document, str]], embedders: Embedders,
+             stamp: str, *, reuse: Reuse) -> list[PreparedDocument]:
     chunked = []
     for doc, digest in batch:
         try:
@@ -292,24 +274,39 @@ def _prepare(path: str, batch: Sequence[tuple[Document, str]], embedders: Sequen
         except BaseException as exc:  # a bug, not bad input: name the document, store nothing
             raise IngestError(path, f"document {doc.id!r}", "chunking", exc) from exc
         chunked.append((doc, digest, chunks))
-    texts = [_embed_text(doc, chunk) for doc, _, chunks in chunked for chunk in chunks]
+    texts = [embed_text(doc, chunk) for doc, _, chunks in chunked for chunk in chunks]
+    sentences = [t for doc, _, chunks in chunked for c in chunks for t in sentence_texts(doc, c)]
+    matrices = _embed_all(path, batch, embedders.chunks, texts, reuse.chunks)
+    sentence_matrices = _embed_all(path, batch, embedders.sentences, sentences,
+                                   reuse.sentences)
+    out: list[PreparedDocument] = []
+    row = sentence_row = 0
+    for doc, digest, chunks in chunked:
+        n, m = len(chunks), sum(len(c.sentences) for c in chunks)
+        out.append(PreparedDocument(
+            doc, digest, chunks,
+            {name: np.ascontiguousarray(x[row:row + n]) for name, x in matrices.items()},
+            stamp,
+            {name: np.ascontiguousarray(x[sentence_row:sentence_row + m])
+             for name, x in sentence_matrices.items()}))
+        row, sentence_row = row + n, sentence_row + m
+    return out
+
+
+def _embed_all(path: str, batch: Sequence[tuple[Document, str]], embedders: Sequence[Embedder],
+               texts: Sequence[str], known: Mapping[str, Mapping[str, np.ndarray]]
+               ) -> dict[str, np.ndarray]:
+    """Per embedder, ``texts`` embedded (none when there are no texts)."""
     matrices: dict[str, np.ndarray] = {}
     for embedder in embedders if texts else ():
         try:
-            matrices[embedder.name] = _embed(embedder, texts, (reuse or {}).get(embedder.name, {}))
+            matrices[embedder.name] = embed(embedder, texts, known.get(embedder.name, {}))
         except (ChronoragError, *_INTERRUPTS):
             raise
         except BaseException as exc:
             raise IngestError(path, _where(batch), f"embedding with {embedder.name}",
                               exc) from exc
-    out: list[PreparedDocument] = []
-    row = 0
-    for doc, digest, chunks in chunked:
-        n = len(chunks)
-        vectors = {name: np.ascontiguousarray(m[row:row + n]) for name, m in matrices.items()}
-        out.append(PreparedDocument(doc, digest, chunks, vectors, stamp))
-        row += n
-    return out
+    return matrices
 
 
 def with_event_time(doc: Document, chunks: tuple[Chunk, ...]) -> tuple[Chunk, ...]:
@@ -343,16 +340,3 @@ def metadata_times(doc: Document) -> list[tuple[str, Interval]]:
     if start is not None or end is not None:
         times.append(("valid", Interval(start, end)))
     return times
-
-
-# The version of how a chunk is written for the embedder (``_embed_text``): stored vectors
-# are reused across chunker versions only while it is unchanged, so bump it with any change.
-EMBED_TEXT_VERSION = "1"
-
-
-def _embed_text(doc: Document, chunk: Chunk) -> str:
-    # The title disambiguates chunks of long pages ("He was succeeded by ..."), so the
-    # embedding sees it; the stored chunk text and its offsets stay the source's own.
-    if doc.title and not chunk.text.startswith(doc.title):
-        return f"{doc.title}. {chunk.text}"
-    return chunk.text

@@ -11,6 +11,7 @@ from chronorag.config import SearchConfig
 from chronorag.errors import ConfigError
 from chronorag.model import Document, Hit, Query
 from chronorag.rank.base import Reranker
+from chronorag.rank.multilingual import MultilingualJudge
 from chronorag.rank.rerankers import RERANKERS
 from chronorag.rank.temporal_registry import TEMPORAL
 from chronorag.rank.validity import ValidityIndex, apply_validity
@@ -66,15 +67,23 @@ class Components:
             self._retrievers[key] = factories[name]()
         return self._retrievers[key]
 
-    def reranker(self, name: str, *, top_n: int) -> Reranker:
-        key = f"{name}:{top_n}"
+    def reranker(self, name: str, *, top_n: int, judges: tuple[str, ...] = ()) -> Reranker:
+        key = f"{name}:{top_n}:{','.join(judges)}"
         if key not in self._rerankers:
             # A second depth costs no second model: rerankers share onnxruntime sessions.
             options: dict[str, object] = {} if name == "none" else {"top_n": top_n}
             if name == "windows":
                 options["titles"] = self.title
+                options["judge"] = self.judge(judges)
             self._rerankers[key] = RERANKERS.create(name, **options)
         return self._rerankers[key]
+
+    def judge(self, names: tuple[str, ...]) -> MultilingualJudge | None:
+        """The multilingual judge of these embedders' stored vectors (None for none)."""
+        if not names:
+            return None
+        return MultilingualJudge(embedders=[self.embedder(n) for n in names],
+                                 vectors=self.store)
 
     def title(self, doc_id: str) -> str:
         """The title of a stored document ("" when unknown): the window rerankers' context."""
@@ -129,7 +138,8 @@ def _search_once(query: Query, *, config: SearchConfig, components: Components) 
     scope = _timed(timings, "scope", lambda: build_scope(components.store, query, documents))
     hits = _timed(timings, "retrieve",
                   lambda: _retrieve(query, config, components, scope.chunk_ids))
-    reranker = components.reranker(config.reranker, top_n=config.rerank_top)
+    reranker = components.reranker(config.reranker, top_n=config.rerank_top,
+                                   judges=config.judges)
     # Every candidate goes in: the reranker judges its own ``top_n`` (chosen by
     # ``rerank_top``) and ranks the rest behind them, flagged ``not_reranked``.
     # Stages hand scores on by name (``semantic`` to the temporal stage, ``combined`` to

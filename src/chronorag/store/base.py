@@ -22,7 +22,8 @@ class PreparedDocument:
     """A validated document with everything ingest computed for it, ready to store.
 
     ``vectors`` maps an embedder name to a float32 matrix with one row per chunk, in
-    chunk order. ``derivation`` names what the chunks and vectors were made with (see
+    chunk order; ``sentence_vectors`` one with a row per sentence, chunk by chunk in
+    sentence order. ``derivation`` names what the chunks and vectors were made with (see
     ``derivation``); a stored document is unchanged only when hash and derivation match.
     """
 
@@ -31,28 +32,39 @@ class PreparedDocument:
     chunks: tuple[Chunk, ...]
     vectors: Mapping[str, np.ndarray] = field(default_factory=dict)
     derivation: str = ""
+    sentence_vectors: Mapping[str, np.ndarray] = field(default_factory=dict)
 
 
-def derivation(chunker: str, embedders: Sequence[str], *, text: str = "") -> str:
-    """The stamp of what derives from a document's text: chunker version, embedders and the
-    version of the text each chunk is embedded as (``text``, when given)."""
+def derivation(chunker: str, embedders: Sequence[str], *, text: str = "",
+               sentences: Sequence[str] = ()) -> str:
+    """The stamp of what derives from a document's text: chunker version, the embedders of
+    its chunks, the version of the text each chunk is embedded as (``text``, when given)
+    and the embedders of its sentences (``sentences``, when any)."""
     stamp = f"chunker={chunker};embedders={','.join(sorted(embedders))}"
-    return f"{stamp};text={text}" if text else stamp
+    if text:
+        stamp += f";text={text}"
+    if sentences:
+        stamp += f";sentences={','.join(sorted(sentences))}"
+    return stamp
 
 
-def vectors_reusable(stored: str, current: str) -> bool:
-    """Whether vectors of a document stamped ``stored`` may serve one stamped ``current``.
+def reusable_embedders(stored: str, current: str, *, part: str = "embedders") -> frozenset[str]:
+    """The embedders whose vectors of a document stamped ``stored`` may serve one stamped
+    ``current``: ``part`` "embedders" for chunk vectors, "sentences" for sentence vectors.
 
-    They may when the same embedders embedded chunks written the same way (a known
-    embedded-text version): only the chunker differs, so a chunk whose text is unchanged
-    has the vector it would get again. A stamp without a text version never qualifies.
+    Those named in both stamps, when the texts were written the same way (a known
+    embedded-text version): only the chunker or the other embedders differ, so a text
+    that is unchanged has the vector it would get again. A stamp without a text version
+    never qualifies.
     """
     def parts(stamp: str) -> dict[str, str]:
         return dict(p.split("=", 1) for p in stamp.split(";") if "=" in p)
 
     old, new = parts(stored), parts(current)
-    return (bool(old.get("text")) and old.get("text") == new.get("text")
-            and old.get("embedders") == new.get("embedders"))
+    if not old.get("text") or old.get("text") != new.get("text"):
+        return frozenset()
+    names = [set(filter(None, stamp.get(part, "").split(","))) for stamp in (old, new)]
+    return frozenset(names[0] & names[1])
 
 
 @dataclass(frozen=True)
@@ -144,6 +156,10 @@ class Store(Protocol):
 
     def vectors(self, embedder: str) -> tuple[list[str], np.ndarray]:
         """Chunk ids and their vectors (rows aligned) for one embedder."""
+        ...
+
+    def sentence_vectors(self, ids: Sequence[str], embedder: str) -> dict[str, np.ndarray]:
+        """Each of these chunks' ``(sentences, dim)`` matrix for ``embedder``, when stored."""
         ...
 
     def chunk_vectors(self, ids: Sequence[str], embedder: str) -> dict[str, np.ndarray]:

@@ -207,13 +207,35 @@ def validate_batch(batch: Sequence[PreparedDocument]) -> None:
                                  f"belong to document {doc.id!r}; fix the chunker output")
         for name, matrix in prepared.vectors.items():
             _check_matrix(doc.id, name, matrix, len(prepared.chunks))
+        sentences = sum(len(c.sentences) for c in prepared.chunks)
+        for name, matrix in prepared.sentence_vectors.items():
+            _check_matrix(doc.id, f"{name} (sentences)", matrix, sentences)
+
+
+def sentence_vector_rows(prepared: PreparedDocument) -> list[tuple[str, str, int, int, bytes]]:
+    """``(chunk_id, embedder, rows, dim, blob)`` of each chunk's sentence matrix."""
+    out = []
+    for name, matrix in prepared.sentence_vectors.items():
+        arr = np.ascontiguousarray(matrix, dtype="<f4")
+        row = 0
+        for chunk in prepared.chunks:
+            part = arr[row:row + len(chunk.sentences)]
+            out.append((chunk.id, name, part.shape[0], arr.shape[1], part.tobytes()))
+            row += len(chunk.sentences)
+    return out
+
+
+def decode_matrix(rows: int, dim: int, blob: bytes) -> np.ndarray:
+    """A ``(rows, dim)`` float32 matrix from its little-endian bytes."""
+    return np.frombuffer(blob, dtype="<f4").reshape(rows, dim).astype(np.float32)
 
 
 def _check_matrix(doc_id: str, name: str, matrix: Any, rows: int) -> None:
     arr = np.asarray(matrix)
     if arr.ndim != 2 or arr.shape[0] != rows or arr.shape[1] == 0:
         raise StoreError(f"document {doc_id!r}: vectors for embedder {name!r} have shape "
-                         f"{arr.shape}, expected ({rows}, dim): one row per chunk, in order")
+                         f"{arr.shape}, expected ({rows}, dim): one row per chunk (or "
+                         "sentence), in order")
     if not np.issubdtype(arr.dtype, np.number) or not np.isfinite(arr).all():
         raise StoreError(f"document {doc_id!r}: vectors for embedder {name!r} must be finite "
                          "numbers; check the embedder output")

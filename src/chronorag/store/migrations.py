@@ -278,3 +278,23 @@ def m005_derivation(db: sqlite3.Connection) -> None:
         """INSERT INTO settings (key, value)
     SELECT 'embedder', min(embedder) FROM vectors HAVING count(DISTINCT embedder) = 1""",
     ])
+
+
+@migration
+def m006_sentence_vectors(db: sqlite3.Connection) -> None:
+    """Vectors of each chunk's sentences, one matrix per (chunk, embedder).
+
+    Multilingual relevance is judged on the best sentence of a passage, and embedding
+    sentences at question time is far too slow, so ingest stores them: ``rows`` sentences
+    of ``dim`` float32 each, in the chunk's sentence order.
+    """
+    _run(db, [
+        """CREATE TABLE sentence_vectors (
+    chunk_id TEXT NOT NULL REFERENCES chunks(id) ON DELETE CASCADE,
+    embedder TEXT NOT NULL,
+    rows INTEGER NOT NULL CHECK (rows >= 0),
+    dim INTEGER NOT NULL CHECK (dim > 0),
+    blob BLOB NOT NULL CHECK (length(blob) = 4 * rows * dim),
+    PRIMARY KEY (chunk_id, embedder)
+)""",
+    ])

@@ -174,6 +174,7 @@ class SQLiteStore:
         chunks: list[tuple[Any, ...]] = []
         sentences: list[tuple[Any, ...]] = []
         vectors: dict[str, list[tuple[str, str, int, bytes]]] = {}
+        sentence_vectors: list[tuple[str, str, int, int, bytes]] = []
         for p in todo:
             doc = p.document
             docs.append(codec.document_row(doc, p.content_hash))
@@ -187,6 +188,7 @@ class SQLiteStore:
                 vectors.setdefault(name, []).extend(
                     (c.id, name, arr.shape[1], arr[i].tobytes()) for i, c in enumerate(p.chunks)
                 )
+            sentence_vectors.extend(codec.sentence_vector_rows(p))
         marks = ", ".join("?" * len(codec.DOC_COLUMNS))
         conn.executemany(
             f"INSERT INTO documents ({', '.join(codec.DOC_COLUMNS)}) VALUES ({marks})", docs)
@@ -200,6 +202,8 @@ class SQLiteStore:
         for name, rows in vectors.items():
             self._check_dim(conn, name, {r[2] for r in rows})
             conn.executemany("INSERT INTO vectors VALUES (?, ?, ?, ?)", rows)
+        conn.executemany("INSERT INTO sentence_vectors VALUES (?, ?, ?, ?, ?)",
+                         sentence_vectors)
 
     def _check_dim(self, conn: sqlite3.Connection, embedder: str, dims: set[int]) -> None:
         row = conn.execute("SELECT dim FROM vectors WHERE embedder = ? LIMIT 1",
@@ -305,6 +309,12 @@ class SQLiteStore:
         rows = self._query(f"SELECT chunk_id, blob FROM vectors WHERE embedder = ? "
                            f"AND chunk_id IN {_IDS}", (embedder, _ids_param(ids)))
         return {r[0]: np.frombuffer(r[1], dtype="<f4").astype(np.float32) for r in rows}
+
+    def sentence_vectors(self, ids: Sequence[str], embedder: str) -> dict[str, np.ndarray]:
+        """Each of these chunks' ``(sentences, dim)`` matrix for ``embedder``, when stored."""
+        rows = self._query(f"SELECT chunk_id, rows, dim, blob FROM sentence_vectors WHERE "
+                           f"embedder = ? AND chunk_id IN {_IDS}", (embedder, _ids_param(ids)))
+        return {r[0]: codec.decode_matrix(r[1], r[2], r[3]) for r in rows}
 
     def links(self, kind: str | None = None) -> list[tuple[str, str, str]]:
         """``(src, dst, kind)`` edges, sorted; ``kind`` is 'supersedes' or 'derived_from'."""

@@ -1,0 +1,99 @@
+"""The vectors ingest stores: each chunk's and each sentence's, reusing stored ones.
+
+A chunk is embedded with its page's title before it (``embed_text``); a sentence as
+"title: sentence" (``sentence_text``), the form the window rerankers read, because a lone
+sentence ("He was prime minister from 2022") rarely names its subject. Vectors of texts a
+stored version of a document already had embedded are read back, not recomputed, when
+the stamps allow (``chronorag.store.base.reusable_embedders``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from chronorag.model import Chunk, Document
+from chronorag.retrieve.base import Embedder
+from chronorag.store.base import Store, reusable_embedders
+
+# The version of how chunks and sentences are written for the embedders (``embed_text``,
+# ``sentence_text``): stored vectors are reused across chunker versions only while it is
+# unchanged, so bump it with any change to either.
+EMBED_TEXT_VERSION = "1"
+
+Known = dict[str, dict[str, np.ndarray]]
+"""Per embedder name, the stored vector of each text."""
+
+
+@dataclass(frozen=True)
+class Reuse:
+    """Stored vectors that may serve this batch: of chunk texts and of sentence texts."""
+
+    chunks: Known
+    sentences: Known
+
+
+def embed_text(doc: Document, chunk: Chunk) -> str:
+    """The text a chunk is embedded as: the stored chunk text and its offsets stay the
+    source's own, but the title disambiguates chunks of long pages ("He was succeeded by
+    ...")."""
+    if doc.title and not chunk.text.startswith(doc.title):
+        return f"{doc.title}. {chunk.text}"
+    return chunk.text
+
+
+def sentence_texts(doc: Document, chunk: Chunk) -> list[str]:
+    """The texts a chunk's sentences are embedded as, in order."""
+    return [f"{doc.title}: {s.text}" if doc.title else s.text for s in chunk.sentences]
+
+
+def stored_vectors(store: Store, docs: Sequence[Document],
+                   stored: Mapping[str, tuple[str, str]], *, stamp: str,
+                   known_docs: Mapping[str, Document]) -> Reuse:
+    """The stored vectors of the texts the stored versions of ``docs`` had embedded, per
+    embedder whose stamp allows reuse (``stored``: id -> (content hash, derivation)), so
+    a new chunker version or an edit elsewhere in a document costs no embedding for the
+    texts that are unchanged. ``known_docs`` are stored versions already at hand."""
+    usable = {part: {d.id: reusable_embedders(stored[d.id][1], stamp, part=part)
+                     for d in docs if d.id in stored}
+              for part in ("embedders", "sentences")}
+    ids = sorted(i for names in usable.values() for i, n in names.items() if n)
+    if not ids:
+        return Reuse({}, {})
+    old = {i: known_docs[i] for i in dict.fromkeys(ids) if i in known_docs}
+    missing = [i for i in dict.fromkeys(ids) if i not in old]
+    old.update((d.id, d) for d in (store.documents(missing) if missing else ()))
+    chunks = [c for c in store.chunks(sorted(store.chunk_ids_of(ids))) if c.doc_id in old]
+    reuse = Reuse({}, {})
+    for name in set().union(*usable["embedders"].values()):
+        mine = [c for c in chunks if name in usable["embedders"].get(c.doc_id, ())]
+        vectors = store.chunk_vectors([c.id for c in mine], name)
+        reuse.chunks[name] = {embed_text(old[c.doc_id], c): vectors[c.id]
+                              for c in mine if c.id in vectors}
+    for name in set().union(*usable["sentences"].values()):
+        mine = [c for c in chunks if name in usable["sentences"].get(c.doc_id, ())]
+        matrices = store.sentence_vectors([c.id for c in mine], name)
+        reuse.sentences[name] = {
+            text: row for c in mine
+            if c.id in matrices and len(matrices[c.id]) == len(c.sentences)
+            for text, row in zip(sentence_texts(old[c.doc_id], c), matrices[c.id],
+                                 strict=True)}
+    return reuse
+
+
+def embed(embedder: Embedder, texts: Sequence[str], known: Mapping[str, np.ndarray]
+          ) -> np.ndarray:
+    """``texts`` embedded as passages, taking the vectors in ``known`` instead of
+    recomputing them; a ``(0, dim)`` matrix for no texts."""
+    if not texts:
+        return np.zeros((0, embedder.dim), dtype=np.float32)
+    missing = [t for t in dict.fromkeys(texts) if t not in known]
+    fresh = embedder.embed(missing, kind="passage") if missing else None
+    if fresh is not None and any(v.shape != fresh.shape[1:] for v in known.values()):
+        return embedder.embed(list(texts), kind="passage")  # another size: trust nothing old
+    vectors = dict(known)
+    if fresh is not None:
+        vectors.update(zip(missing, np.asarray(fresh, dtype=np.float32), strict=True))
+    return np.stack([vectors[t] for t in texts]).astype(np.float32)
