@@ -45,3 +45,22 @@ def test_a_store_without_judges_stores_dense_vectors_only(
         answer = engine.ask("年假有几天？", now=NOW)
         assert answer.evidence and "judge" not in answer.evidence[0].scores
         assert "rerank_skipped_cjk" in answer.evidence[0].flags
+
+
+def test_reindex_switches_the_judges_and_the_store_remembers(
+        tmp_path: Path, test_embedders: tuple[str, ...]) -> None:
+    from chronorag import cli
+
+    db = tmp_path / "kb.db"
+    with Engine(db, embedder="test-hash", judges=["test-hash-b"]) as engine:
+        engine.ingest([_corpus(tmp_path / "a.jsonl")], now=NOW)
+    assert cli.main(["reindex", "--judges", "none", "--db", str(db), "--json"]) == 0
+    with Engine(db) as engine:
+        assert engine.config.judges == ()
+        assert engine.store.vector_counts() == {"test-hash": 1}
+        [chunk] = engine.store.chunks()
+        assert engine.store.sentence_vectors([chunk.id], "test-hash-b") == {}
+    assert cli.main(["reindex", "--judges", "test-hash-b", "--db", str(db)]) == 0
+    with Engine(db) as engine:
+        assert engine.config.judges == ("test-hash-b",)
+        assert engine.store.vector_counts() == {"test-hash": 1, "test-hash-b": 1}

@@ -48,6 +48,12 @@ def _batch_option(p: argparse.ArgumentParser) -> None:
                    help=f"documents per committed batch (default {Batching.docs})")
 
 
+def _judges(value: str | None) -> list[str] | None:
+    if value is None:
+        return None
+    return [] if value.strip() == "none" else [n.strip() for n in value.split(",") if n.strip()]
+
+
 def _positive(value: str) -> int:
     try:
         number = int(value)
@@ -73,6 +79,10 @@ def build_parser() -> argparse.ArgumentParser:
     _store_options(p)
     p.add_argument("--embedder", default=None,
                    help="switch the store to this embedder (default: the store's own)")
+    p.add_argument("--judges", default=None, metavar="NAMES",
+                   help="switch the multilingual judges: embedder names, comma-separated, "
+                        "or 'none' (English-only stores ingest faster; Chinese and "
+                        "cross-language questions then keep their retrieval relevance)")
     p.add_argument("--force", action="store_true",
                    help="rebuild every document, not only those made another way")
     _batch_option(p)
@@ -203,8 +213,9 @@ def _dispatch(args: argparse.Namespace) -> int:
                 report = engine.ingest(args.paths, now=system_now(), progress=progress,
                                        batching=batching)
             else:
-                report = engine.reindex(embedder=args.embedder, force=args.force,
-                                        progress=progress, batching=batching)
+                report = engine.reindex(embedder=args.embedder, judges=_judges(args.judges),
+                                        force=args.force, progress=progress,
+                                        batching=batching)
             print(json.dumps(report.to_json()) if args.json else render.ingest_report(report))
             return 0
         if args.command == "people":

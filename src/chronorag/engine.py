@@ -105,18 +105,21 @@ class Engine:
         self,
         *,
         embedder: str | None = None,
+        judges: Sequence[str] | None = None,
         force: bool = False,
         progress: Progress | None = None,
         batching: Batching | None = None,
     ) -> IngestReport:
         """Rebuild chunks, time mentions and vectors of stored documents from their text.
 
-        Only documents derived with another chunker version or embedder are rebuilt, so an
-        interrupted reindex resumes; ``force`` rebuilds all. ``embedder`` switches the
-        store to another embedder.
+        Only documents derived with another chunker version or embedders are rebuilt, so
+        an interrupted reindex resumes; ``force`` rebuilds all. ``embedder`` switches the
+        store to another embedder, ``judges`` to other multilingual judges (``()``: none).
         """
         if embedder is not None and embedder != self.config.embedder:
             self.config = replace(self.config, embedder=embedder)
+        if judges is not None:
+            self.config = replace(self.config, judges=tuple(judges))
         embedders = self._ingest_embedders()
         # Recorded first: an interrupted switch then tells the user to finish it.
         self._record_embedder(replace_existing=True)
