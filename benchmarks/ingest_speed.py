@@ -6,9 +6,7 @@ In one process, on the same documents: an ingest that stores only the dense embe
 chunk vectors (``judges=()``), the shipped ingest (also the judges' chunk and sentence
 vectors), and each model alone on exactly the texts the shipped ingest embeds. Ratio =
 (bare model time) / (shipped ingest time); 1.0 means parsing, sentence splitting, time
-mentions and SQLite writes cost nothing next to the models (target >= 0.8). A last row
-embeds the sentences in their document order, batches cut as they come, against the
-length-sorted batches the embedders use.
+mentions and SQLite writes cost nothing next to the models (target >= 0.8).
 """
 
 from __future__ import annotations
@@ -74,11 +72,6 @@ def main() -> None:
                 model_s += seconds
                 rows.append(f"| {name} alone: {len(batch)} {kind} | | {seconds:.1f} | "
                             f"{len(batch) / seconds:.1f} |")
-        e5 = models.get("e5-small") or next(iter(models.values()))
-        unsorted = _timed(lambda: [e5.embed(sentences[i:i + 32], kind="passage")
-                                   for i in range(0, len(sentences), 32)])
-        rows.append(f"| {e5.name}: sentences in document order, unsorted batches of 32 | | "
-                    f"{unsorted:.1f} | {len(sentences) / unsorted:.1f} |")
     shipped_s = float(rows[1].split("|")[3])
     print("| what | chunks | s | per s |\n|---|---:|---:|---:|")
     print("\n".join(rows))

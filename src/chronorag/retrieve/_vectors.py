@@ -11,21 +11,14 @@ def embed_in_batches(
     texts: Sequence[str], encode: Callable[[list[str]], np.ndarray], *, dim: int,
     batch_size: int,
 ) -> np.ndarray:
-    """Run ``encode`` over ``texts`` in batches; float32 rows with unit L2 norm, in the
-    order of ``texts``.
-
-    Batches are cut from the texts sorted by length: a batch is padded to its longest
-    text, so neighbours of similar length waste less (benchmarks/README.md §3).
-    """
+    """Run ``encode`` over ``texts`` in batches; float32 rows with unit L2 norm."""
     if not texts:
         return np.zeros((0, dim), dtype=np.float32)
-    order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
-    out = np.zeros((len(texts), dim), dtype=np.float32)
-    for start in range(0, len(order), batch_size):
-        rows = order[start:start + batch_size]
-        out[rows] = np.asarray(encode([texts[i] for i in rows]),
-                               dtype=np.float32).reshape(-1, dim)
-    return l2_normalize(out)
+    parts = [
+        np.asarray(encode(list(texts[i : i + batch_size])), dtype=np.float32).reshape(-1, dim)
+        for i in range(0, len(texts), batch_size)
+    ]
+    return l2_normalize(np.vstack(parts))
 
 
 def l2_normalize(matrix: np.ndarray) -> np.ndarray:
