@@ -15,8 +15,8 @@ so each signal votes with the same weight; the mean is the judge's score.
 The judge decides the order, not the level: how relevant the best passage is stays the
 dense retriever's relevance, calibrated per script pair so that a question whose subject
 is not in the store abstains as often in every pair (``levels``). Scores of different
-pairs sit at different levels and their spread is not the cross-encoder's, so on a store
-mixing languages a score mapped to relevance let a merely related page of the other
+pairs sit at different levels and their spread is not the cross-encoder's: on a store
+mixing languages, a score mapped to relevance would let a merely related page of the other
 language compete with the right one (benchmarks/README.md §14).
 """
 
