@@ -59,11 +59,11 @@ def stored_vectors(store: Store, docs: Sequence[Document],
     usable = {part: {d.id: reusable_embedders(stored[d.id][1], stamp, part=part)
                      for d in docs if d.id in stored}
               for part in ("embedders", "sentences")}
-    ids = sorted(i for names in usable.values() for i, n in names.items() if n)
+    ids = sorted({i for names in usable.values() for i, n in names.items() if n})
     if not ids:
         return Reuse({}, {})
-    old = {i: known_docs[i] for i in dict.fromkeys(ids) if i in known_docs}
-    missing = [i for i in dict.fromkeys(ids) if i not in old]
+    old = {i: known_docs[i] for i in ids if i in known_docs}
+    missing = [i for i in ids if i not in old]
     old.update((d.id, d) for d in (store.documents(missing) if missing else ()))
     chunks = [c for c in store.chunks(sorted(store.chunk_ids_of(ids))) if c.doc_id in old]
     reuse = Reuse({}, {})

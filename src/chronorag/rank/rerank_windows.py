@@ -94,11 +94,15 @@ class WindowReranker:
         foreign: list[Hit] = []
         tail: list[Hit] = []
         judge_depth = self.judge_top if self.judge is not None else self.top_n
-        for i, hit in enumerate(hits):
+        depth = max(self.top_n, judge_depth)
+        # Only the head's scripts are read: counting the letters of every candidate would
+        # cost ~15 ms a question.
+        for i, hit in enumerate(hits[:depth]):
             if not question_cjk and not is_mostly_cjk(hit.chunk.text):
                 (readable if i < self.top_n else tail).append(hit)
             else:
                 (foreign if i < judge_depth else tail).append(hit)
+        tail += hits[depth:]
         judged = self._cross_encode(query, readable) + self._judge(query, foreign)
         judged.sort(key=lambda h: -h.scores["semantic"])
         floor = min((h.scores["semantic"] for h in judged), default=0.0)
