@@ -1,20 +1,26 @@
 """The trained reader in place of the shipped cross-encoder, measured on TimeQA's dev half
 through the product's own pipeline and metrics (``chronorag eval retrieval``'s harness).
 
-    python -m training.eval_dev --checkpoint DIR/reader.pt --out DIR/onnx \
+    python -m training.eval_dev [--checkpoint DIR/reader.pt --out DIR/onnx] \
+        [--oracle] [--wide] [--no-gate] \
         [--db STORE] [--data ../shared/data/timeqa] [--limit N] [--weight-only]
 
 Exports the checkpoint to INT8 ONNX (``export.export_int8``: the layout ``OnnxBert``
-loads), then runs the default ``chronorag`` method twice in one process over the same
-store: with the shipped cross-encoder (the baseline) and with the reader judging the same
+loads), then runs the default ``chronorag`` method in one process over the same store:
+with the shipped cross-encoder (the baseline) and with the reader judging the same
 sentence windows. Retrieval, temporal tiers, validity and the answer floor are the
-product's. The dev half is for validation only, never for training.
+product's. ``--oracle`` adds the answer oracle (``training.oracle``) in the reader's
+place, the ceiling of any reader there; ``--wide`` adds it reading every sentence of the
+first 20 hits; ``--no-gate`` adds each configuration again with the temporal stage off
+(the reader's order is the final one). The dev half is for validation only, never for
+training.
 """
 
 from __future__ import annotations
 
 import argparse
 import functools
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -22,11 +28,14 @@ import torch
 from training.base import default_model_dir
 from training.export import export_int8
 from training.model import BertConfig, CrossEncoder
+from training.oracle import AnswerOracle, OracleWindows
 
+from chronorag.config import SearchConfig
 from chronorag.engine import Engine
 from chronorag.evaluate.harness import (
     EVAL_NOW,
     MethodResult,
+    Question,
     evaluate_configs,
     load_questions,
     method_config,
@@ -38,6 +47,10 @@ from chronorag.rank.rerankers import RERANKERS
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "timeqa"
 READER = "windows-reader"
+ORACLE = "windows-oracle"
+WIDE_ORACLE = "windows-oracle-wide"
+# The wide oracle reads every sentence of this many hits.
+WIDE_TOP = 20
 
 
 class ReaderWindows(WindowReranker):
@@ -69,27 +82,57 @@ def row(name: str, result: MethodResult) -> str:
             + f" | {summary['latency_ms']['p50']:.0f} |")
 
 
+def _configs(args: argparse.Namespace, engine: Engine,
+             questions: Sequence[Question]) -> dict[str, SearchConfig]:
+    """The rows to run, by name; registers the readers they name."""
+    base = method_config("chronorag")
+    configs = {"shipped cross-encoder": base}
+    # Same windows as the shipped model reads: the page title in front of each.
+    titles = engine.components.title
+    if args.checkpoint is not None:
+        reader_dir = export(args.checkpoint, args.out, weight_only=args.weight_only)
+        RERANKERS.add(READER, functools.partial(ReaderWindows, reader_dir=reader_dir,
+                                                titles=titles))
+        configs["trained reader"] = replace(base, reranker=READER)
+    oracle = AnswerOracle({q.text: q.answers for q in questions})
+    if args.oracle:
+        RERANKERS.add(ORACLE, functools.partial(OracleWindows, oracle=oracle, titles=titles))
+        configs["answer oracle"] = replace(base, reranker=ORACLE)
+    if args.wide:
+        every = max(len(c.sentences) for c in engine.store.chunks())
+        RERANKERS.add(WIDE_ORACLE, functools.partial(OracleWindows, oracle=oracle,
+                                                     titles=titles, per_chunk=every))
+        configs[f"answer oracle, every sentence of {WIDE_TOP}"] = replace(
+            base, reranker=WIDE_ORACLE, rerank_top=WIDE_TOP)
+    if args.no_gate:
+        configs.update({f"{name}, no gate": replace(config, temporal="none")
+                        for name, config in list(configs.items())})
+    return configs
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--checkpoint", type=Path, required=True)
-    parser.add_argument("--out", type=Path, required=True, help="folder for the ONNX export")
+    parser.add_argument("--checkpoint", type=Path, default=None,
+                        help="a train.py state_dict; without it, no trained reader row")
+    parser.add_argument("--out", type=Path, default=None, help="folder for the ONNX export")
     parser.add_argument("--db", type=Path, default=Path("benchmarks/out/timeqa-e5.db"))
     parser.add_argument("--data", type=Path, default=DATA)
     parser.add_argument("--limit", type=int, default=None)
     parser.add_argument("--weight-only", action="store_true")
+    parser.add_argument("--oracle", action="store_true",
+                        help="add the answer oracle in the reader's place (the ceiling)")
+    parser.add_argument("--wide", action="store_true",
+                        help=f"add the oracle reading every sentence of {WIDE_TOP} hits")
+    parser.add_argument("--no-gate", action="store_true",
+                        help="add every configuration again with the temporal stage off")
     args = parser.parse_args(argv)
-    reader_dir = export(args.checkpoint, args.out, weight_only=args.weight_only)
+    if args.checkpoint is not None and args.out is None:
+        parser.error("--checkpoint needs --out (the folder for its ONNX export)")
     questions = load_questions(args.data / "questions.jsonl", limit=args.limit)
-    base = method_config("chronorag")
     with Engine(args.db) as engine:
         engine.ingest([args.data / "corpus.jsonl"], now=EVAL_NOW)
-        # Same windows as the shipped model reads: the page title in front of each.
-        RERANKERS.add(READER, functools.partial(ReaderWindows, reader_dir=reader_dir,
-                                                titles=engine.components.title))
-        results = evaluate_configs(engine, questions, {
-            "shipped cross-encoder": base,
-            "trained reader": replace(base, reranker=READER),
-        })
+        configs = _configs(args, engine, questions)
+        results = evaluate_configs(engine, questions, configs)
     print("| model | easy AR@1 | hard AR@1 | hard ER@1 | unanswerable abstained "
           "| answerable answered | p50 ms |")
     print("|---|---:|---:|---:|---:|---:|---:|")
