@@ -1,7 +1,7 @@
 """The vectors ingest stores: each chunk's and each sentence's, reusing stored ones.
 
 A chunk is embedded with its page's title before it (``embed_text``); a sentence as
-"title: sentence" (``sentence_text``), the form the window rerankers read, because a lone
+"title: sentence" (``sentence_texts``), the form the window rerankers read, because a lone
 sentence ("He was prime minister from 2022") rarely names its subject. Vectors of texts a
 stored version of a document already had embedded are read back, not recomputed, when
 the stamps allow (``chronorag.store.base.reusable_embedders``).
@@ -15,12 +15,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from chronorag.model import Chunk, Document
+from chronorag.rank.rerank_windows import window_text
 from chronorag.retrieve.base import Embedder
 from chronorag.store.base import Store, reusable_embedders
 
 # The version of how chunks and sentences are written for the embedders (``embed_text``,
-# ``sentence_text``): stored vectors are reused across chunker versions only while it is
-# unchanged, so bump it with any change to either.
+# ``sentence_texts``, hence ``window_text``): stored vectors are reused across chunker
+# versions only while it is unchanged, so bump it with any change to either.
 EMBED_TEXT_VERSION = "1"
 
 Known = dict[str, dict[str, np.ndarray]]
@@ -45,8 +46,10 @@ def embed_text(doc: Document, chunk: Chunk) -> str:
 
 
 def sentence_texts(doc: Document, chunk: Chunk) -> list[str]:
-    """The texts a chunk's sentences are embedded as, in order."""
-    return [f"{doc.title}: {s.text}" if doc.title else s.text for s in chunk.sentences]
+    """The texts a chunk's sentences are embedded as, in order: each the one-sentence
+    window the window rerankers read."""
+    return [window_text(chunk, p, context=0, title=doc.title)
+            for p in range(len(chunk.sentences))]
 
 
 def stored_vectors(store: Store, docs: Sequence[Document],

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 
 from chronorag.model import Hit, Query, Relation
 from chronorag.rank.base import named_score
@@ -63,9 +64,8 @@ class MragTemporal:
                              for y in years), default=0.5)
                 if best_index is None or score > best:
                     best, best_index = score, sentence.index
-            updated = with_scores(hit, temporal=best, combined=semantic * best)
-            rescored.append(Hit(chunk=hit.chunk, score=semantic * best, scores=updated.scores,
-                                best_sentence=best_index, flags=hit.flags,
-                                applicable=hit.applicable))
+            rescored.append(replace(
+                with_scores(hit, order=semantic * best, temporal=best, combined=semantic * best),
+                best_sentence=best_index))
         rescored.sort(key=lambda h: h.score, reverse=True)
         return rescored

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 import numpy as np
 
@@ -173,8 +174,8 @@ class WindowReranker:
 def _scored(hit: Hit, sentence: int | None, **scores: float) -> Hit:
     """``hit`` with ``scores`` added, ordered by its ``semantic`` score, and ``sentence``
     as its best sentence."""
-    return Hit(chunk=hit.chunk, score=scores["semantic"], scores={**hit.scores, **scores},
-               best_sentence=sentence, flags=hit.flags, applicable=hit.applicable)
+    return replace(hit, score=scores["semantic"], scores={**hit.scores, **scores},
+                   best_sentence=sentence)
 
 
 def window_text(chunk: Chunk, position: int, *, context: int, title: str = "") -> str:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from chronorag.model import Constraint, Hit, Interval, Mention, Order, Query, Relation
@@ -341,8 +341,6 @@ class ChronoTemporal:
                 group["time_order"] = key[2]
         # ``score`` is the relevance term of the sort key, the one below the time group.
         order = key[0] if self.mode == "product" else key[3]
-        updated = with_scores(hit, flags=flags, temporal=fit.fit, combined=semantic * fit.fit,
-                              **group)
-        return Hit(chunk=updated.chunk, score=order, scores=updated.scores,
-                   best_sentence=fit.sentence_index, flags=updated.flags,
-                   applicable=updated.applicable)
+        updated = with_scores(hit, flags=flags, order=order, temporal=fit.fit,
+                              combined=semantic * fit.fit, **group)
+        return replace(updated, best_sentence=fit.sentence_index)
