@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
+from chronorag.evaluate.metrics import answer_hit_ranks
 from chronorag.rank.rerank_windows import WindowReranker
 
 HIGH = 8.0
@@ -22,18 +23,17 @@ LOW = -8.0
 
 
 class AnswerOracle:
-    """Scores a text ``HIGH`` when it contains an answer of the question (case-folded
-    substring, the harness's matching for Latin text), else ``LOW``."""
+    """Scores a text ``HIGH`` when it holds an answer of the question, matched as the
+    harness matches answers in hits (``answer_hit_ranks``), else ``LOW``."""
 
     def __init__(self, answers: Mapping[str, Sequence[str]]) -> None:
-        self.answers = {q: tuple(a.lower() for a in names if a)
-                        for q, names in answers.items()}
+        self.answers = dict(answers)
 
     def score(self, question: str, texts: Sequence[str]) -> np.ndarray:
         """One logit a text, in the order given (``CrossEncoderReranker.score``'s shape)."""
         names = self.answers.get(question, ())
-        return np.array([HIGH if any(a in t.lower() for a in names) else LOW
-                         for t in texts], dtype=np.float32)
+        return np.array([HIGH if answer_hit_ranks([t], names) else LOW for t in texts],
+                        dtype=np.float32)
 
 
 class OracleWindows(WindowReranker):

@@ -36,6 +36,10 @@ def test_a_text_naming_an_answer_scores_high_case_folded():
     oracle = AnswerOracle({QUESTION: ("Real Madrid", "")})
     scores = oracle.score(QUESTION, ["She joined REAL MADRID in 2011.", "She was born."])
     assert scores.tolist() == [HIGH, LOW]
+    # Matched as the harness matches: whole words, and runs of Han characters.
+    oracle = AnswerOracle({QUESTION: ("Roma", "哈德良桥")})
+    scores = oracle.score(QUESTION, ["She moved to Romania.", "最早有移民点是哈德良桥。"])
+    assert scores.tolist() == [LOW, HIGH]
     # A question it has no answers for (an unanswerable one) scores everything low.
     assert oracle.score("Who else?", ["Real Madrid"]).tolist() == [LOW]
 
