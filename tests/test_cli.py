@@ -152,9 +152,13 @@ def base_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture
 def base_db(base_template: Path, tmp_path: Path) -> Path:
-    """A private copy of the base store (and of the file it was ingested from)."""
+    """A private copy of the base store (its index folder and the file it was ingested
+    from included)."""
     for item in base_template.iterdir():
-        shutil.copyfile(item, tmp_path / item.name)
+        if item.is_dir():
+            shutil.copytree(item, tmp_path / item.name)
+        else:
+            shutil.copyfile(item, tmp_path / item.name)
     db = tmp_path / "kb.db"
     assert {d.id for d in _documents(db)} == {d["id"] for d in BASE_DOCS[:3]}
     return db

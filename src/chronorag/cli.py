@@ -223,6 +223,7 @@ def _dispatch(args: argparse.Namespace) -> int:
             print(json.dumps(directory.to_json(), ensure_ascii=False) if args.json
                   else render.people_report(directory))
             return 0
+        engine.warm_up()  # the models load while the question is understood and retrieved
         answer = engine.ask(args.question, now=args.now or system_now(), as_of=args.as_of,
                             user=args.user, k=args.k, admin=args.admin)
         if args.json:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -26,6 +28,9 @@ from chronorag.pipeline.ingest import (
 from chronorag.pipeline.search import Components, Ranked, search
 from chronorag.store.base import Store
 from chronorag.understand import resolve_as_of, understand
+
+log = logging.getLogger(__name__)
+_WARM_MOMENT = datetime(2000, 1, 1, tzinfo=UTC)
 
 
 class Engine:
@@ -84,11 +89,14 @@ class Engine:
         now: datetime | None = None,
         progress: Progress | None = None,
         batching: Batching | None = None,
+        refresh: bool = True,
     ) -> IngestReport:
         """Validate and store documents; a rejected ingest changes nothing.
 
         Documents are committed in batches: an interrupted ingest keeps the batches it
-        committed, and running it again completes it.
+        committed, and running it again completes it. Then the search indexes saved beside
+        the store are brought up to date (``refresh=False`` leaves that to the next
+        question or to :meth:`refresh_indexes`, e.g. after several ingests in a row).
         """
         report = ingest_paths(
             self.store, [paths] if isinstance(paths, str | Path) else paths,
@@ -96,9 +104,12 @@ class Engine:
             progress=progress,
             batching=batching or Batching(),
             extensions=[e for e in self.extensions.values() if isinstance(e, IngestExtension)],
+            committed=_Throttled(self.refresh_indexes) if refresh else None,
         )
         if report.added or report.replaced:
             self._record_embedder()
+        if refresh:
+            self.refresh_indexes()
         return report
 
     def reindex(
@@ -123,8 +134,17 @@ class Engine:
         embedders = self._ingest_embedders()
         # Recorded first: an interrupted switch then tells the user to finish it.
         self._record_embedder(replace_existing=True)
-        return reindex_documents(self.store, embedders=embedders, force=force,
-                                 progress=progress, batching=batching or Batching())
+        report = reindex_documents(self.store, embedders=embedders, force=force,
+                                   progress=progress, batching=batching or Batching())
+        self.refresh_indexes()
+        return report
+
+    def refresh_indexes(self) -> None:
+        """Bring the search indexes saved beside the store up to its current state, so the
+        next question (of this process or a new one) does not build them."""
+        dense = [] if "dense" not in self.config.retrievers else [
+            (self.config.embedder, self.components.embedder(self.config.embedder).dim)]
+        self.components.indexes.refresh(dense)
 
     def _ingest_embedders(self) -> Embedders:
         """The dense embedder for chunks, and the judges for chunks and sentences."""
@@ -147,10 +167,13 @@ class Engine:
         if self._vectors_checked == generation or "dense" not in config.retrievers:
             return
         name = config.embedder
-        counts = self.store.vector_counts()
-        chunks = self.store.count()["chunks"]
-        missing = chunks - counts.get(name, 0)
+        # The vector index the dense retriever is about to read knows which rows lack a
+        # vector: no count over the store's tables.
+        present = self.components.indexes.vectors(
+            name, dim=self.components.embedder(name).dim).present
+        missing, chunks = int(len(present) - present.sum()), len(present)
         if missing > 0:
+            counts = self.store.vector_counts()
             others = ", ".join(f"{n} ({c})" for n, c in sorted(counts.items()) if n != name)
             made = f"; their vectors were made with {others}" if others else ""
             raise ConfigError(
@@ -216,6 +239,32 @@ class Engine:
                 extras[name] = added
         return replace(answer, extras=extras) if extras != answer.extras else answer
 
+    def warm_up(self) -> threading.Thread:
+        """Load the models of the configured pipeline in a background thread, so a first
+        question's understanding and retrieval run while they load (model loading mostly
+        runs outside the GIL). Optional: components load on first use anyway."""
+        config = self.config
+        reranker = self.components.reranker(config.reranker, top_n=config.rerank_top,
+                                            judges=config.judges)
+        dense = (self.components.embedder(config.embedder)
+                 if "dense" in config.retrievers else None)
+
+        def load() -> None:
+            try:
+                warm = getattr(reranker, "warm_up", None)
+                if warm is not None:
+                    warm()
+                if dense is not None:
+                    dense.embed(["warm up"], kind="query")
+                # Compiles the time-expression scanners; a fixed moment, no clock read.
+                understand("in 2020", now=_WARM_MOMENT, tz=self.tz, people=Directory())
+            except Exception:  # the question itself will meet and report the problem
+                log.debug("warm-up failed", exc_info=True)
+
+        thread = threading.Thread(target=load, name="chronorag-warm-up", daemon=True)
+        thread.start()
+        return thread
+
     def load_people(self, path: str | Path) -> Directory:
         """Validate a people file and replace the stored people and access grants with it.
 
@@ -233,6 +282,28 @@ class Engine:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+class _Throttled:
+    """Calls ``fn`` when the time since its last call is at least four times what that
+    call took (and ``floor_s``): readers of a long ingest's store find recent indexes, at
+    a cost of at most a fifth of the ingest's time."""
+
+    def __init__(self, fn: Callable[[], None], *, floor_s: float = 30.0) -> None:
+        self._fn = fn
+        self._floor_s = floor_s
+        self._last = _monotonic()
+        self._took = 0.0
+
+    def __call__(self) -> None:
+        if _monotonic() - self._last >= max(self._floor_s, 4 * self._took):
+            started = _monotonic()
+            self._fn()
+            self._last = _monotonic()
+            self._took = self._last - started
+
+
+_monotonic = time.monotonic
 
 
 def _aware(moment: datetime, tz: tzinfo) -> datetime:

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from chronorag.model import Chunk, Document, Query, Understanding
-from chronorag.store.base import PreparedDocument, WriteReport
+from chronorag.store.base import ChunkRow, PreparedDocument, WriteReport
 
 
 class MemoryStore:
@@ -17,6 +17,7 @@ class MemoryStore:
 
     def __init__(self) -> None:
         self._chunks: dict[str, Chunk] = {}
+        self._seqs: dict[str, int] = {}
         self._vectors: dict[str, dict[str, np.ndarray]] = {}
         self._generation = 0
 
@@ -26,6 +27,7 @@ class MemoryStore:
                         text=text) for doc_id, text in texts.items()]
         for chunk in chunks:
             self._chunks[chunk.id] = chunk
+            self._seqs[chunk.id] = len(self._seqs) + 1 + max(self._seqs.values(), default=0)
         if embedder is not None:
             matrix = embedder.embed([c.text for c in chunks])
             rows = self._vectors.setdefault(embedder.name, {})
@@ -53,6 +55,22 @@ class MemoryStore:
         if not ids:
             return [], np.zeros((0, 0), dtype=np.float32)
         return ids, np.array([rows[i] for i in ids], dtype=np.float32)
+
+    def chunk_seqs(self) -> np.ndarray:
+        return np.array(sorted(self._seqs.values()), dtype=np.int64)
+
+    def chunk_summary(self) -> tuple[int, int, int]:
+        seqs = self.chunk_seqs()
+        return (len(seqs), int(seqs.sum()), int(seqs.max(initial=0)))
+
+    def chunk_rows(self, seqs: Sequence[int]) -> list[ChunkRow]:
+        by_seq = {s: self._chunks[i] for i, s in self._seqs.items()}
+        return [ChunkRow(s, c.id, c.doc_id, c.index, c.text, None, None)
+                for s in sorted(seqs) if (c := by_seq.get(s)) is not None]
+
+    def chunk_vectors(self, ids: Sequence[str], embedder: str) -> dict[str, np.ndarray]:
+        rows = self._vectors.get(embedder, {})
+        return {i: rows[i] for i in ids if i in rows}
 
     def generation(self) -> int:
         return self._generation

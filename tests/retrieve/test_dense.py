@@ -5,6 +5,7 @@ from chronorag.errors import ConfigError
 from chronorag.retrieve.dense import DenseRetriever
 from chronorag.retrieve.embedders import EMBEDDERS
 from chronorag.retrieve.index import ExactIndex
+from chronorag.retrieve.snapshot import Indexes
 
 CORPUS = {
     "merkel": "Angela Merkel was Chancellor of Germany from 2005 to 2021.",
@@ -34,7 +35,7 @@ def test_use_embedder_returns_unit_float32_rows(use_embedder):
 ])
 def test_dense_puts_the_right_passage_first(make_query, store, use_embedder, question, expected):
     store.add_texts(CORPUS, embedder=use_embedder)
-    hits = DenseRetriever(store, use_embedder).retrieve(make_query(question), limit=3)
+    hits = DenseRetriever(Indexes(store), use_embedder).retrieve(make_query(question), limit=3)
     assert hits[0].chunk.doc_id == expected
     assert set(hits[0].scores) == {"dense", "dense_relevance"}
     assert 0.0 <= hits[0].scores["dense_relevance"] <= 1.0
@@ -44,7 +45,7 @@ def test_dense_puts_the_right_passage_first(make_query, store, use_embedder, que
 
 @pytest.mark.slow  # loads use-m3
 def test_dense_reloads_vectors_on_new_generation(make_query, store, use_embedder):
-    retriever = DenseRetriever(store, use_embedder)
+    retriever = DenseRetriever(Indexes(store), use_embedder)
     assert retriever.retrieve(make_query("bread"), limit=3) == []
     store.add_texts({"bread": CORPUS["bread"]}, embedder=use_embedder)
     assert [h.chunk.doc_id for h in retriever.retrieve(make_query("bread"), limit=3)] == ["bread"]

@@ -16,6 +16,7 @@ from chronorag.retrieve.dense import DenseRetriever, pair_calibration, relevance
 from chronorag.retrieve.embed_e5 import E5Embedder
 from chronorag.retrieve.embed_use import UseEmbedder
 from chronorag.retrieve.embedders import QueryMemo
+from chronorag.retrieve.snapshot import Indexes
 
 from .conftest import make_query
 
@@ -50,14 +51,14 @@ class FixedCosines:
 def test_dense_relevance_uses_the_pair_of_scripts(store, question, passage, expected):
     embedder = FixedCosines({passage: 0.86})
     store.add_texts({"p": passage}, embedder=embedder)
-    hits = DenseRetriever(store, embedder).retrieve(make_query(question), limit=1)
+    hits = DenseRetriever(Indexes(store), embedder).retrieve(make_query(question), limit=1)
     assert hits[0].scores["dense_relevance"] == pytest.approx(expected, abs=1e-4)
     assert hits[0].scores["dense"] == pytest.approx(0.86, abs=1e-6)  # the order is untouched
 
 
 def test_a_chunk_rewritten_in_another_script_gets_that_scripts_range(store):
     embedder = FixedCosines({"长江是中国最长的河流。": 0.86, "The Nile is long.": 0.86})
-    retriever = DenseRetriever(store, embedder)
+    retriever = DenseRetriever(Indexes(store), embedder)
     store.add_texts({"p": "长江是中国最长的河流。"}, embedder=embedder)
     first = retriever.retrieve(make_query(ZH), limit=1)[0].scores["dense_relevance"]
     store.add_texts({"p": "The Nile is long."}, embedder=embedder)  # same chunk id

@@ -6,6 +6,7 @@ from hypothesis import strategies as st
 
 from chronorag.retrieve.keyword import KeywordRetriever, document_terms, query_terms
 from chronorag.retrieve.pinyin import is_syllable, joined_names, pinyin_of, with_pinyin
+from chronorag.retrieve.snapshot import Indexes
 
 
 @pytest.mark.parametrize(("word", "expected"), [
@@ -63,11 +64,12 @@ CORPUS = {
 def test_english_question_reaches_the_chinese_page_by_its_names(make_query, store, question,
                                                                 doc_id):
     store.add_texts({k: v for k, v in CORPUS.items() if k != "ottawa"})
-    hits = KeywordRetriever(store).retrieve(make_query(question), limit=3)
+    hits = KeywordRetriever(Indexes(store)).retrieve(make_query(question), limit=3)
     assert hits and hits[0].chunk.doc_id == doc_id
 
 
 def test_chinese_question_reaches_the_english_page_by_its_names(make_query, store):
     store.add_texts({"ottawa": CORPUS["ottawa"], "hanshan": CORPUS["hanshan"]})
-    hits = KeywordRetriever(store).retrieve(make_query("临江和哪座城市结为友好城市？"), limit=3)
+    retriever = KeywordRetriever(Indexes(store))
+    hits = retriever.retrieve(make_query("临江和哪座城市结为友好城市？"), limit=3)
     assert [h.chunk.doc_id for h in hits] == ["ottawa"]

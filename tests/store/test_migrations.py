@@ -55,3 +55,20 @@ def test_m001_ignores_a_change_of_the_interval_fields(monkeypatch: pytest.Monkey
 def test_codec_columns_exist_after_all_migrations() -> None:
     _, columns = _schema()
     assert set(codec.DOC_COLUMNS) <= set(columns)
+
+
+def test_m007_numbers_existing_chunks_and_continues_after_them() -> None:
+    db = sqlite3.connect(":memory:", isolation_level=None)
+    try:
+        migrate(db, upto="m006_sentence_vectors")
+        db.execute("INSERT INTO documents (id, title, text, supersedes, derived_from, "
+                   "metadata, source, content_hash) VALUES ('d', '', 'x', '[]', '[]', '{}', "
+                   "'', 'h')")
+        db.executemany('INSERT INTO chunks (id, doc_id, idx, start, "end", text) '
+                       "VALUES (?, 'd', ?, 0, 1, 'x')", [("c0", 0), ("c1", 1)])
+        migrate(db)
+        seqs = [r[0] for r in db.execute("SELECT seq FROM chunks ORDER BY idx")]
+        last = db.execute("SELECT value FROM meta WHERE key = 'chunk_seq'").fetchone()[0]
+    finally:
+        db.close()
+    assert seqs == [1, 2] and last == 2

@@ -304,3 +304,35 @@ def test_sentence_vectors_of_the_wrong_shape_are_refused_and_nothing_changes(
     with pytest.raises(StoreError, match="finite"):
         store.write([dataclasses.replace(good, sentence_vectors={"use": nan})])
     assert _snapshot(store) == before
+
+
+def test_chunks_are_numbered_for_the_indexes(store: Store, make: Make) -> None:
+    store.write([make("a", n_chunks=2), make("b", n_chunks=1, subject="mom")])
+    seqs = store.chunk_seqs()
+    assert seqs.dtype == np.int64 and len(seqs) == 3 and list(seqs) == sorted(seqs)
+    assert store.chunk_summary() == (3, int(seqs.sum()), int(seqs.max()))
+    rows = store.chunk_rows([int(s) for s in seqs[::-1]] + [10**9])
+    assert [r.seq for r in rows] == list(seqs)  # seq order; unknown numbers skipped
+    assert [r.doc_id for r in rows] == ["a", "a", "b"] and rows[2].subject == "mom"
+    assert rows[0].text == store.chunks([rows[0].id])[0].text
+    store.write([make("a", text="A new text.", n_chunks=1)])  # replaced: new numbers
+    after = store.chunk_seqs()
+    assert len(after) == 2 and seqs[2] in after and after.max() > seqs.max()
+    store.delete(["a", "b"])
+    assert store.chunk_summary() == (0, 0, 0) and len(store.chunk_seqs()) == 0
+
+
+def test_documents_without_text(store: Store, make: Make) -> None:
+    store.write([make("a", title="T")])
+    [light] = store.documents(text=False)
+    [full] = store.documents()
+    assert light.text == "" and full.text and light.title == "T"
+    assert dataclasses.replace(light, text=full.text) == full
+
+
+def test_visibility_among_given_ids(store: Store, make: Make) -> None:
+    store.write([make("pub"), make("mine", subject="me"), make("theirs", subject="them")])
+    assert store.visible_doc_ids("me", among=["mine", "theirs", "missing"]) == {"mine"}
+    assert store.visible_doc_ids(None, among=["pub", "mine"]) == {"pub"}
+    assert store.visible_doc_ids(None, admin=True, among=["mine"]) == {"mine"}
+    assert store.visible_doc_ids("me", subjects=["them"], among=["theirs"]) == frozenset()

@@ -114,8 +114,12 @@ def ingest_paths(
     progress: Progress | None = None,
     batching: Batching = Batching(),
     extensions: Sequence[IngestExtension] = (),
+    committed: Callable[[], None] | None = None,
 ) -> IngestReport:
     """Validate every file, then store its documents in committed batches.
+
+    ``committed`` is called after each batch is committed (not when the documents and a
+    semantic layer commit together, once at the end).
 
     Raises ``ValidationError`` before anything is written when any document (or any
     file an extension claims) is invalid. A document is unchanged (skipped) when its
@@ -128,20 +132,22 @@ def ingest_paths(
     tally = _Tally()
     stamp = embedders.stamp()
 
-    def run() -> None:
+    def run(after_batch: Callable[[], None] | None) -> None:
         for checked in files:
             for batch in _batches(read_documents(checked, tz=tz), batching):
                 _ingest_batch(store, checked.path, batch, embedders=embedders, now=now,
                               stamp=stamp, tally=tally)
                 if progress is not None:
                     progress(tally.done, total)
+                if after_batch is not None:
+                    after_batch()
 
     written: list[WriteReport] = []
     if not claims:
-        run()
+        run(committed)
     else:
         with store.atomic():
-            run()
+            run(None)
             # Other stores (a semantic layer) are searched by the dense embedder only.
             written = [c.write(embedders=embedders.chunks[:1], now=now) for c in claims]
     return IngestReport(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TypeVar
 
@@ -20,8 +20,10 @@ from chronorag.retrieve.dense import DenseRetriever
 from chronorag.retrieve.embedders import EMBEDDERS, QueryMemo
 from chronorag.retrieve.fusion import rrf_fuse
 from chronorag.retrieve.keyword import KeywordRetriever
-from chronorag.retrieve.scope import build_scope
+from chronorag.retrieve.scope import Scope, build_scope
+from chronorag.retrieve.snapshot import Indexes
 from chronorag.store.base import Store
+from chronorag.understand.entities import subjects_of
 
 T = TypeVar("T")
 
@@ -39,13 +41,16 @@ class Ranked:
 class Components:
     """Lazily built, shared components of one store (models load once per process)."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, *, indexes: Indexes | None = None) -> None:
         self.store = store
+        self.indexes = indexes or Indexes(store)
         self._embedders: dict[str, Embedder] = {}
         self._retrievers: dict[str, Retriever] = {}
         self._rerankers: dict[str, Reranker] = {}
-        self._validity: tuple[int, ValidityIndex] | None = None
-        self._documents: tuple[int, dict[str, Document]] | None = None
+        # Per generation: documents read so far (metadata only; None: not stored) and the
+        # links between documents, read once.
+        self._known: tuple[int, dict[str, Document | None]] = (-1, {})
+        self._links: tuple[int, dict[str, set[str]]] | None = None
 
     def embedder(self, name: str) -> Embedder:
         """The named embedder, loaded once; each question is embedded once however many
@@ -56,8 +61,8 @@ class Components:
 
     def retriever(self, name: str, config: SearchConfig) -> Retriever:
         factories: dict[str, Callable[[], Retriever]] = {
-            "keyword": lambda: KeywordRetriever(self.store),
-            "dense": lambda: DenseRetriever(self.store, self.embedder(config.embedder)),
+            "keyword": lambda: KeywordRetriever(self.indexes),
+            "dense": lambda: DenseRetriever(self.indexes, self.embedder(config.embedder)),
         }
         if name not in factories:
             raise ConfigError(f"unknown retriever {name!r}; choose one of: "
@@ -87,20 +92,51 @@ class Components:
 
     def title(self, doc_id: str) -> str:
         """The title of a stored document ("" when unknown): the window rerankers' context."""
-        document = self.documents().get(doc_id)
+        document = self.documents_for([doc_id]).get(doc_id)
         return document.title if document else ""
 
-    def documents(self) -> dict[str, Document]:
+    def documents_for(self, ids: Iterable[str]) -> dict[str, Document]:
+        """The stored documents of these ids (metadata only: ranking never reads their
+        text), read once per generation; ids not stored are left out."""
         generation = self.store.generation()
-        if self._documents is None or self._documents[0] != generation:
-            self._documents = (generation, {d.id: d for d in self.store.documents()})
-        return self._documents[1]
+        if self._known[0] != generation or len(self._known[1]) > _DOCUMENTS_KEPT:
+            self._known = (generation, {})
+        known = self._known[1]
+        wanted = list(dict.fromkeys(ids))
+        missing = [i for i in wanted if i not in known]
+        if missing:
+            found = {d.id: d for d in self.store.documents(missing, text=False)}
+            known.update((i, found.get(i)) for i in missing)
+        return {i: d for i in wanted if (d := known[i]) is not None}
 
-    def validity(self) -> ValidityIndex:
+    def validity_for(self, ids: Iterable[str]) -> tuple[ValidityIndex, dict[str, Document]]:
+        """The validity index of these documents and of every document linked to them
+        (``supersedes``, ``derived_from``, either way, transitively): a verdict depends on
+        its linked documents only, so this judges them as an index of the whole store would."""
+        component = self._linked(ids)
+        documents = self.documents_for(component)
+        return ValidityIndex.build(documents.values()), documents
+
+    def _linked(self, ids: Iterable[str]) -> set[str]:
         generation = self.store.generation()
-        if self._validity is None or self._validity[0] != generation:
-            self._validity = (generation, ValidityIndex.build(self.documents().values()))
-        return self._validity[1]
+        if self._links is None or self._links[0] != generation:
+            graph: dict[str, set[str]] = {}
+            for src, dst, _ in self.store.links():
+                graph.setdefault(src, set()).add(dst)
+                graph.setdefault(dst, set()).add(src)
+            self._links = (generation, graph)
+        graph = self._links[1]
+        seen = set(ids)
+        frontier = [i for i in seen if i in graph]
+        while frontier:
+            node = frontier.pop()
+            for other in graph[node] - seen:
+                seen.add(other)
+                frontier.append(other)
+        return seen
+
+
+_DOCUMENTS_KEPT = 50_000
 
 
 # A search reads the store several times (scope, candidates, documents). When another
@@ -112,8 +148,8 @@ _CONSISTENT_ATTEMPTS = 3
 def search(query: Query, *, config: SearchConfig, components: Components) -> Ranked:
     """Run the configured pipeline for one query on one committed state of the store.
 
-    If the store kept changing during every attempt, hits outside what the asker may see
-    at the end are dropped, so privacy never rests on a state read earlier.
+    If the store kept changing during every attempt, what the last one found is checked
+    against the store once more, so privacy never rests on a state read earlier.
     """
     store = components.store
     for _ in range(_CONSISTENT_ATTEMPTS):
@@ -121,23 +157,16 @@ def search(query: Query, *, config: SearchConfig, components: Components) -> Ran
         ranked = _search_once(query, config=config, components=components)
         if store.generation() == generation:
             return ranked
-    visible = build_scope(store, query, components.documents()).doc_ids
-    if visible is None:
-        return ranked
-    return Ranked(tuple(h for h in ranked.hits if h.chunk.doc_id in visible),
-                  tuple(h for h in ranked.upcoming if h.chunk.doc_id in visible),
-                  {i: d for i, d in ranked.documents.items() if i in visible},
-                  ranked.timings_ms)
+    return _visible(ranked, query, build_scope(query, store.people()), store)
 
 
 def _search_once(query: Query, *, config: SearchConfig, components: Components) -> Ranked:
     timings: dict[str, float] = {}
     # Privacy, the people asked about and event time decide which chunks may be
     # retrieved at all, before any scoring: a hidden chunk must never be scored.
-    documents = components.documents()
-    scope = _timed(timings, "scope", lambda: build_scope(components.store, query, documents))
-    hits = _timed(timings, "retrieve",
-                  lambda: _retrieve(query, config, components, scope.chunk_ids))
+    scope = _timed(timings, "scope", lambda: build_scope(query, components.store.people()))
+    hits = _timed(timings, "retrieve", lambda: _retrieve(query, config, components, scope))
+    components.documents_for(h.chunk.doc_id for h in hits)  # one read for every title
     reranker = components.reranker(config.reranker, top_n=config.rerank_top,
                                    judges=config.judges)
     # Every candidate goes in: the reranker judges its own ``top_n`` (chosen by
@@ -148,22 +177,38 @@ def _search_once(query: Query, *, config: SearchConfig, components: Components) 
     scorer = TEMPORAL.create(config.temporal)
     hits = _timed(timings, "temporal", lambda: scorer.rerank(query, judged))
     upcoming: list[Hit] = []
+    found = [h.chunk.doc_id for h in hits]
     if config.validity:
-        index = components.validity()
+        index, documents = components.validity_for(found)
         hits, upcoming = _timed(
             timings, "validity",
             lambda: apply_validity(hits, documents=documents, index=index, as_of=query.as_of),
         )
-    if scope.doc_ids is not None:  # nothing outside the scope travels further
-        documents = {i: documents[i] for i in scope.doc_ids if i in documents}
-    return Ranked(tuple(hits), tuple(upcoming), documents, timings)
+    else:
+        documents = components.documents_for(found)
+    ranked = Ranked(tuple(hits), tuple(upcoming), documents, timings)
+    return _visible(ranked, query, scope, components.store)
+
+
+def _visible(ranked: Ranked, query: Query, scope: Scope, store: Store) -> Ranked:
+    """``ranked`` with only what the store's own privacy rule (in SQL) and the scope
+    admit; its ``documents`` are those of the hits, so nothing else travels further."""
+    found = sorted({h.chunk.doc_id for h in (*ranked.hits, *ranked.upcoming)})
+    visible = store.visible_doc_ids(query.user, admin=query.admin,
+                                    subjects=subjects_of(query.understanding.entities),
+                                    among=found)
+    documents = {i: ranked.documents[i] for i in found if i in ranked.documents
+                 and (visible is None or i in visible) and scope.admits(ranked.documents[i])}
+    return Ranked(tuple(h for h in ranked.hits if h.chunk.doc_id in documents),
+                  tuple(h for h in ranked.upcoming if h.chunk.doc_id in documents),
+                  documents, ranked.timings_ms)
 
 
 def _retrieve(query: Query, config: SearchConfig, components: Components,
-              allowed: frozenset[str] | None = None) -> list[Hit]:
+              scope: Scope | None = None) -> list[Hit]:
     rankings = [
         components.retriever(name, config).retrieve(query, limit=config.candidates,
-                                                    allowed=allowed)
+                                                    scope=scope)
         for name in config.retrievers
     ]
     if len(rankings) == 1:

@@ -148,6 +148,10 @@ class CrossEncoderReranker:
             logits[batch] = np.asarray(output, dtype=np.float32).reshape(-1)
         return logits
 
+    def warm_up(self) -> None:
+        """Load the model now (it loads on first use otherwise)."""
+        self.model.encode([("warm", "up")])
+
     def rerank(self, query: Query, hits: Sequence[Hit]) -> list[Hit]:
         """Hits sorted by ``scores["semantic"]``, best first (see class docstring)."""
         if not hits:

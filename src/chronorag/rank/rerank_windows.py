@@ -80,6 +80,10 @@ class WindowReranker:
         self.model = CrossEncoderReranker(max_length=max_length, batch_size=batch_size,
                                           top_n=top_n)
 
+    def warm_up(self) -> None:
+        """Load the cross-encoder now (it loads on first use otherwise)."""
+        self.model.warm_up()
+
     def rerank(self, query: Query, hits: Sequence[Hit]) -> list[Hit]:
         """Hits sorted by their best window's ``semantic`` score."""
         if not hits:

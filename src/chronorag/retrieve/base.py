@@ -8,14 +8,14 @@ from typing import Protocol
 import numpy as np
 
 from chronorag.model import Hit, Query
+from chronorag.retrieve.scope import Scope
 
 
 class Retriever(Protocol):
     """Finds candidate chunks for a query, best first."""
 
-    def retrieve(self, query: Query, *, limit: int,
-                 allowed: frozenset[str] | None = None) -> list[Hit]:
-        """Hits among the chunks ``allowed`` (chunk ids; ``None``: every chunk)."""
+    def retrieve(self, query: Query, *, limit: int, scope: Scope | None = None) -> list[Hit]:
+        """Hits inside ``scope`` (``None``: every chunk); nothing outside it is scored."""
         ...
 
 

@@ -1,4 +1,4 @@
-"""Dense retrieval: embed the question, cosine search over stored chunk vectors."""
+"""Dense retrieval: embed the question, cosine search over the stored chunk vectors."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ from collections.abc import Mapping
 
 from chronorag.model import Hit, Query
 from chronorag.retrieve.base import Embedder
-from chronorag.retrieve.index import ExactIndex
+from chronorag.retrieve.scope import Scope
+from chronorag.retrieve.snapshot import Indexes
 from chronorag.retrieve.tokenize import is_mostly_cjk
-from chronorag.store.base import Store
 
 Calibration = tuple[float, float]
 """Cosine range (low, high) mapped linearly to relevance [0, 1]."""
@@ -40,64 +40,54 @@ def pair_calibration(embedder: object, *, question_cjk: bool,
 class DenseRetriever:
     """Nearest chunks to ``query.content`` by cosine of ``embedder`` vectors.
 
-    Vectors come from ``store.vectors(embedder.name)`` (written at ingest); the index is
-    loaded on first use and reloaded when ``store.generation()`` changes.
+    Vectors come from the store's persistent index (``retrieve.snapshot``): the stored
+    vectors, memory-mapped, with an approximate graph on large stores.
     """
 
     name = "dense"
 
-    def __init__(self, store: Store, embedder: Embedder) -> None:
-        self._store = store
+    def __init__(self, indexes: Indexes, embedder: Embedder) -> None:
+        self._indexes = indexes
         self.embedder = embedder
-        self._index: ExactIndex | None = None
-        self._generation: int | None = None
-        self._lock = threading.Lock()
         # Whether a chunk is mostly CJK, by id (its calibration depends on it); counting a
         # hundred candidates' letters on every question would cost ~15 ms. Cleared with
-        # the index, since a re-ingested document may keep its chunk ids.
-        self._cjk: dict[str, bool] = {}
+        # each generation, since a re-ingested document may keep its chunk ids.
+        self._cjk: tuple[int, dict[str, bool]] = (-1, {})
+        self._lock = threading.Lock()
 
-    def index(self) -> ExactIndex:
-        """The current vector index, reloaded when the store's generation changed."""
-        generation = self._store.generation()
-        with self._lock:
-            if self._index is None or generation != self._generation:
-                ids, matrix = self._store.vectors(self.embedder.name)
-                if len(ids) == 0:
-                    matrix = matrix.reshape(0, self.embedder.dim)
-                self._index = ExactIndex(ids, matrix)
-                self._generation = generation
-                self._cjk = {}
-            return self._index
-
-    def retrieve(self, query: Query, *, limit: int,
-                 allowed: frozenset[str] | None = None) -> list[Hit]:
-        """Up to ``limit`` hits, best first, with ``scores={"dense": cosine}`` (also their
-        ``score``, the order) and ``dense_relevance``: the cosine mapped to [0, 1] by the
-        embedder's calibration for the scripts of the question and the passage."""
-        index = self.index()
-        if allowed is not None:
-            # Only the allowed rows (chunk ids) are scored, so a hidden chunk can neither
-            # be returned nor push a visible one out of the top ``limit``.
-            index = index.subset(allowed)
-        if len(index) == 0 or limit <= 0:
+    def retrieve(self, query: Query, *, limit: int, scope: Scope | None = None) -> list[Hit]:
+        """Up to ``limit`` hits inside ``scope``, best first, with ``scores={"dense":
+        cosine}`` (also their ``score``, the order) and ``dense_relevance``: the cosine
+        mapped to [0, 1] by the embedder's calibration for the scripts of the question and
+        the passage. Only rows inside the scope are scored."""
+        rows = self._indexes.rows()
+        index = self._indexes.vectors(self.embedder.name, dim=self.embedder.dim, rows=rows)
+        mask = rows.catalog.mask(scope)
+        if limit <= 0 or not index.present.any() or (mask is not None and not mask.any()):
             return []
-        text = query.content or query.text
-        vector = self.embedder.embed([text], kind="query")[0]
-        found = index.search(vector, limit=limit)
-        chunks = {c.id: c for c in self._store.chunks([chunk_id for chunk_id, _ in found])}
+        vector = self.embedder.embed([query.content or query.text], kind="query")[0]
+        found = index.search(vector, limit=limit, mask=mask, rank=rows.catalog.rank)
+        ids = [rows.catalog.ids[r] for r, _ in found]
+        chunks = self._indexes.chunks(ids)
         # The script the reranker goes by too: the whole question, not just its content words.
         question_cjk = is_mostly_cjk(query.text)
+        cjk = self._scripts(rows.generation)
         hits = []
-        for chunk_id, score in found:
-            if chunk_id not in chunks:  # a chunk deleted since the vectors were read
+        for chunk_id, (_, score) in zip(ids, found, strict=True):
+            if chunk_id not in chunks:  # a chunk deleted since the index was read
                 continue
             chunk = chunks[chunk_id]
-            if chunk_id not in self._cjk:
-                self._cjk[chunk_id] = is_mostly_cjk(chunk.text)
+            if chunk_id not in cjk:
+                cjk[chunk_id] = is_mostly_cjk(chunk.text)
             calibration = pair_calibration(self.embedder, question_cjk=question_cjk,
-                                           passage_cjk=self._cjk[chunk_id])
+                                           passage_cjk=cjk[chunk_id])
             hits.append(Hit(chunk=chunk, score=score,
                             scores={"dense": score,
                                     "dense_relevance": relevance(score, calibration)}))
         return hits
+
+    def _scripts(self, generation: int) -> dict[str, bool]:
+        with self._lock:
+            if self._cjk[0] != generation:
+                self._cjk = (generation, {})
+            return self._cjk[1]

@@ -1,13 +1,14 @@
-"""BM25 keyword retrieval over chunk texts (English and Chinese), kept in memory.
+"""BM25 keyword retrieval over chunk texts (English and Chinese).
 
-The index is built from ``store.chunks()`` on the first query and rebuilt whenever
-``store.generation()`` changes. ``bm25s`` in memory was chosen over SQLite FTS5 by
-measurement (benchmarks/keyword_index.py, results in benchmarks/results/retrieval.md).
+The retriever searches the store's persistent index (``retrieve.snapshot``), which is
+updated with the chunks added since it was built rather than rebuilt in every process.
+``Bm25Index`` indexes a list of chunks in memory with ``bm25s`` (the reference the
+persistent index is checked against, and the index of passages cut on the fly). BM25 in
+memory was chosen over SQLite FTS5 by measurement (benchmarks/keyword_index.py).
 """
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -16,20 +17,11 @@ import numpy as np
 from chronorag.deps import import_module
 from chronorag.model import Chunk, Hit, Query
 from chronorag.retrieve.index import top_k
-from chronorag.retrieve.pinyin import joined_names, with_pinyin
-from chronorag.retrieve.tokenize import normalize, tokenize
-from chronorag.store.base import Store
+from chronorag.retrieve.scope import Scope
+from chronorag.retrieve.snapshot import Indexes
+from chronorag.retrieve.terms import document_terms, query_terms
 
-
-def document_terms(text: str) -> list[str]:
-    """The terms a chunk is indexed under: its words, and the pinyin of its Chinese names."""
-    return with_pinyin(tokenize(text))
-
-
-def query_terms(text: str) -> list[str]:
-    """The terms a question searches for: as a chunk's, plus neighbouring Latin words that
-    spell one Chinese name ("Zhang Wei" -> "zhangwei")."""
-    return document_terms(text) + joined_names(normalize(text))
+__all__ = ["Bm25Index", "KeywordRetriever", "document_terms", "query_terms"]
 
 
 @dataclass(frozen=True)
@@ -82,29 +74,17 @@ class KeywordRetriever:
 
     name = "bm25"
 
-    def __init__(self, store: Store, *, k1: float = 1.5, b: float = 0.75) -> None:
-        self._store = store
-        self._k1 = k1
-        self._b = b
-        self._index: Bm25Index | None = None
-        self._generation: int | None = None
-        self._lock = threading.Lock()
+    def __init__(self, indexes: Indexes) -> None:
+        self._indexes = indexes
 
-    def index(self) -> Bm25Index:
-        """The current index, (re)built when the store's generation changed."""
-        generation = self._store.generation()
-        with self._lock:
-            if self._index is None or generation != self._generation:
-                self._index = Bm25Index.build(self._store.chunks(), k1=self._k1, b=self._b)
-                self._generation = generation
-            return self._index
-
-    def retrieve(self, query: Query, *, limit: int,
-                 allowed: frozenset[str] | None = None) -> list[Hit]:
-        """Up to ``limit`` hits among ``allowed`` chunks, best first, ``scores={"bm25": s}``
-        (also their ``score``, the order)."""
-        text = query.content or query.text
-        return [
-            Hit(chunk=chunk, score=score, scores={"bm25": score})
-            for chunk, score in self.index().search(text, limit=limit, allowed=allowed)
-        ]
+    def retrieve(self, query: Query, *, limit: int, scope: Scope | None = None) -> list[Hit]:
+        """Up to ``limit`` hits inside ``scope``, best first, ``scores={"bm25": s}`` (also
+        their ``score``, the order). Rows outside the scope score zero before the cut, so
+        a hidden chunk can neither be returned nor push a visible one out."""
+        rows = self._indexes.rows()
+        found = rows.keyword.search(query.content or query.text, limit=limit,
+                                    mask=rows.catalog.mask(scope), rank=rows.catalog.rank)
+        ids = [rows.catalog.ids[r] for r, _ in found]
+        chunks = self._indexes.chunks(ids)
+        return [Hit(chunk=chunks[i], score=score, scores={"bm25": score})
+                for i, (_, score) in zip(ids, found, strict=True) if i in chunks]

@@ -1,31 +1,56 @@
 """Which chunks a query may retrieve: privacy, the people asked about, and event time.
 
-Computed once per query before retrieval, so a record the asker may not see (or one that
+Decided once per query before retrieval, so a record the asker may not see (or one that
 happened outside the asked period) never enters scoring, ranking, counts or answers:
 
-* **Privacy** and **people** are a rule in the store query
-  (:meth:`~chronorag.store.base.Store.visible_doc_ids`).
+* **Privacy**: a record (a document with a ``subject``) is readable by its subject, by
+  the readers the subject granted access, and by an admin; a document without a subject
+  is public.
+* **People**: a question about named people keeps only records about them.
 * **Event time**: when the question's constraint has an interval, documents whose
   ``occurred_at`` does not overlap it are removed. Documents without ``occurred_at``
   are unaffected: the temporal scorer judges the times their text states.
+
+The scope is a rule, not a list of ids: the search indexes turn it into a boolean mask
+over their rows (``Catalog.mask``) without a loop over chunks, and the store checks the
+same rule in SQL on what was found (``Store.visible_doc_ids``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from chronorag.model import Constraint, Document, Interval, Query, Relation
-from chronorag.store.base import Store
+from chronorag.people.model import Directory
 from chronorag.understand.entities import subjects_of
 
 
 @dataclass(frozen=True)
 class Scope:
-    """The documents and chunks a query may retrieve; ``None`` means no restriction."""
+    """What a query may retrieve; a ``None`` field restricts nothing.
 
-    doc_ids: frozenset[str] | None = None
-    chunk_ids: frozenset[str] | None = None
+    ``readable``: the subjects whose records the asker may read (``None``: all, for an
+    admin); ``about``: only records about these subjects; ``window``: only documents
+    whose ``occurred_at`` overlaps it (or that have none).
+    """
+
+    readable: frozenset[str] | None = None
+    about: frozenset[str] | None = None
+    window: Interval | None = None
+
+    @property
+    def restricts(self) -> bool:
+        return not (self.readable is None and self.about is None and self.window is None)
+
+    def admits(self, doc: Document) -> bool:
+        """Whether ``doc`` is inside the scope (the rule the masks apply to rows)."""
+        subject = doc.subject
+        if self.readable is not None and subject is not None and subject not in self.readable:
+            return False
+        if self.about is not None and subject not in self.about:
+            return False
+        return not (self.window is not None and doc.occurred_at is not None
+                    and not doc.occurred_at.overlaps(self.window))
 
 
 def event_window(constraint: Constraint) -> Interval | None:
@@ -45,20 +70,15 @@ def event_window(constraint: Constraint) -> Interval | None:
     return interval
 
 
-def out_of_window(documents: Iterable[Document], window: Interval) -> set[str]:
-    """Ids of documents with an ``occurred_at`` that does not overlap ``window``."""
-    return {d.id for d in documents
-            if d.occurred_at is not None and not d.occurred_at.overlaps(window)}
-
-
-def build_scope(store: Store, query: Query, documents: Mapping[str, Document]) -> Scope:
-    """The scope of ``query``: visible to ``query.user`` (all for ``query.admin``), about
-    the people it names, and inside its event window."""
-    visible = store.visible_doc_ids(query.user, admin=query.admin,
-                                    subjects=subjects_of(query.understanding.entities))
-    window = event_window(query.constraint)
-    late = out_of_window(documents.values(), window) if window is not None else set()
-    if visible is None and not late:
-        return Scope()
-    allowed = frozenset((set(documents) if visible is None else visible) - late)
-    return Scope(allowed, store.chunk_ids_of(sorted(allowed)))
+def build_scope(query: Query, people: Directory) -> Scope:
+    """The scope of ``query``: readable by ``query.user`` given the access grants of
+    ``people`` (everything for ``query.admin``), about the people it names, and inside
+    its event window."""
+    readable = None
+    if not query.admin:
+        user = query.user
+        readable = frozenset() if user is None else frozenset(
+            {user, *people.access.get(user, ())})
+    about = subjects_of(query.understanding.entities)
+    return Scope(readable, None if about is None else frozenset(about),
+                 event_window(query.constraint))

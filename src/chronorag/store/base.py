@@ -10,7 +10,7 @@ from typing import Protocol
 
 import numpy as np
 
-from chronorag.model import Chunk, Document
+from chronorag.model import Chunk, Document, Interval
 from chronorag.people.model import Directory
 
 LINK_KINDS: tuple[str, ...] = ("supersedes", "derived_from")
@@ -65,6 +65,21 @@ def reusable_embedders(stored: str, current: str, *, part: str = "embedders") ->
         return frozenset()
     names = [set(filter(None, stamp.get(part, "").split(","))) for stamp in (old, new)]
     return frozenset(names[0] & names[1])
+
+
+@dataclass(frozen=True)
+class ChunkRow:
+    """What a search index keeps of one stored chunk: its ``seq`` (a number that never
+    changes and is never reused), the chunk, and the fields of its document that decide
+    who and which questions may retrieve it (``subject``, ``occurred_at``)."""
+
+    seq: int
+    id: str
+    doc_id: str
+    index: int
+    text: str
+    subject: str | None
+    occurred_at: Interval | None
 
 
 @dataclass(frozen=True)
@@ -142,8 +157,10 @@ class Store(Protocol):
         that existed, sorted."""
         ...
 
-    def documents(self, ids: Sequence[str] | None = None) -> list[Document]:
-        """Documents by id (all when ``ids`` is None), in id order."""
+    def documents(self, ids: Sequence[str] | None = None, *,
+                  text: bool = True) -> list[Document]:
+        """Documents by id (all when ``ids`` is None), in id order; ``text=False`` leaves
+        each ``text`` empty (metadata only, for ranking)."""
         ...
 
     def document_ids(self) -> list[str]:
@@ -152,6 +169,19 @@ class Store(Protocol):
 
     def chunks(self, ids: Sequence[str] | None = None) -> list[Chunk]:
         """Chunks with their sentences and mentions (all when ``ids`` is None)."""
+        ...
+
+    def chunk_seqs(self) -> np.ndarray:
+        """The ``seq`` of every stored chunk, ascending (int64)."""
+        ...
+
+    def chunk_summary(self) -> tuple[int, int, int]:
+        """``(count, sum, maximum)`` of the chunks' ``seq`` numbers (a quick check that a
+        saved index matches the store)."""
+        ...
+
+    def chunk_rows(self, seqs: Sequence[int]) -> list[ChunkRow]:
+        """The chunks of these ``seq`` numbers that exist, in ``seq`` order."""
         ...
 
     def vectors(self, embedder: str) -> tuple[list[str], np.ndarray]:
@@ -187,12 +217,14 @@ class Store(Protocol):
         ...
 
     def visible_doc_ids(self, user: str | None, *, admin: bool = False,
-                        subjects: Sequence[str] | None = None) -> frozenset[str] | None:
+                        subjects: Sequence[str] | None = None,
+                        among: Sequence[str] | None = None) -> frozenset[str] | None:
         """Ids of the documents ``user`` may see, computed in the store query.
 
         A document without ``subject`` is public; one with a subject is visible to that
         subject, to readers the subject granted access, and to ``admin``. ``subjects``
-        keeps only documents about those people. ``None`` means every document.
+        keeps only documents about those people, ``among`` only these ids (then the
+        answer is never ``None``). ``None`` means every document.
         """
         ...
 

@@ -298,3 +298,22 @@ def m006_sentence_vectors(db: sqlite3.Connection) -> None:
     PRIMARY KEY (chunk_id, embedder)
 )""",
     ])
+
+
+@migration
+def m007_chunk_seq(db: sqlite3.Connection) -> None:
+    """A stable, increasing number for every stored chunk.
+
+    Persistent search indexes beside the store address chunks by it: a chunk's ``seq``
+    never changes (``VACUUM`` may renumber rowids, never a column), and a replaced
+    document's chunks get new numbers, so the chunks added or removed since an index was
+    built are the numbers it lacks or has too many of. ``meta.chunk_seq`` is the last
+    number given out.
+    """
+    _run(db, [
+        "ALTER TABLE chunks ADD COLUMN seq INTEGER",
+        "UPDATE chunks SET seq = rowid",
+        "CREATE UNIQUE INDEX chunks_seq ON chunks(seq)",
+        """INSERT INTO meta (key, value)
+    VALUES ('chunk_seq', coalesce((SELECT max(seq) FROM chunks), 0))""",
+    ])

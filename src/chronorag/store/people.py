@@ -45,14 +45,21 @@ def read_directory(conn: sqlite3.Connection) -> Directory:
 
 
 def visible_doc_ids(conn: sqlite3.Connection, user: str | None, *, admin: bool,
-                    subjects: Sequence[str] | None) -> frozenset[str] | None:
-    """Ids of the documents ``user`` may see, only those about ``subjects`` when given.
+                    subjects: Sequence[str] | None,
+                    among: Sequence[str] | None = None) -> frozenset[str] | None:
+    """Ids of the documents ``user`` may see, only those about ``subjects`` when given,
+    and only among the ids ``among`` when given.
 
     ``None`` means "no restriction": every stored document is visible (the common case
     of a knowledge base without personal records costs one indexed EXISTS query).
     """
     params = {"admin": int(admin), "user": user,
               "subjects": None if subjects is None else json.dumps(list(subjects))}
+    if among is not None:
+        params["among"] = json.dumps(list(among))
+        rows = conn.execute(f"SELECT id FROM documents WHERE {_VISIBLE} AND {_ABOUT} AND id "
+                            "IN (SELECT value FROM json_each(:among))", params)
+        return frozenset(r[0] for r in rows)
     if subjects is None:
         hidden = conn.execute(f"SELECT EXISTS (SELECT 1 FROM documents WHERE NOT {_VISIBLE})",
                               params).fetchone()[0]

@@ -21,7 +21,14 @@ from chronorag.people.model import Directory
 from chronorag.store import codec
 from chronorag.store import layer as layer_sql
 from chronorag.store import people as people_sql
-from chronorag.store.base import LINK_KINDS, LayerRecord, PreparedDocument, WriteReport
+from chronorag.store import rows as rows_sql
+from chronorag.store.base import (
+    LINK_KINDS,
+    ChunkRow,
+    LayerRecord,
+    PreparedDocument,
+    WriteReport,
+)
 from chronorag.store.locking import begin_immediate, busy_budget
 from chronorag.store.migrations import applied
 from chronorag.store.opening import open_database
@@ -30,6 +37,7 @@ log = logging.getLogger(__name__)
 
 _TABLES = ("documents", "chunks", "sentences", "vectors", "links")
 _CHUNK_COLS = 'id, doc_id, idx, start, "end", text'
+_INSERT_CHUNK = f"INSERT INTO chunks ({_CHUNK_COLS}, seq) VALUES (?, ?, ?, ?, ?, ?, ?)"
 _SENT_COLS = 'chunk_id, idx, doc_id, start, "end", text, mentions'
 # One bound parameter for any number of ids (no SQLITE_MAX_VARIABLE_NUMBER limit).
 _IDS = "(SELECT value FROM json_each(?))"
@@ -195,8 +203,9 @@ class SQLiteStore:
         conn.executemany("UPDATE documents SET derivation = ? WHERE id = ?",
                          [(p.derivation, p.document.id) for p in todo])
         conn.executemany("INSERT OR IGNORE INTO links VALUES (?, ?, ?)", links)
-        conn.executemany(f"INSERT INTO chunks ({_CHUNK_COLS}) VALUES (?, ?, ?, ?, ?, ?)",
-                         chunks)
+        seqs = rows_sql.next_seqs(conn, len(chunks))
+        conn.executemany(_INSERT_CHUNK, [(*row, seq) for row, seq in zip(chunks, seqs,
+                                                                          strict=True)])
         conn.executemany(f"INSERT INTO sentences ({_SENT_COLS}) VALUES (?, ?, ?, ?, ?, ?, ?)",
                          sentences)
         for name, rows in vectors.items():
@@ -261,9 +270,12 @@ class SQLiteStore:
         rows = self._query("SELECT embedder, count(*) FROM vectors GROUP BY embedder")
         return {str(name): int(n) for name, n in rows}
 
-    def documents(self, ids: Sequence[str] | None = None) -> list[Document]:
-        """Documents by id (all when ``ids`` is None), in id order; missing ids skipped."""
-        sql = f"SELECT {', '.join(codec.DOC_COLUMNS)} FROM documents"
+    def documents(self, ids: Sequence[str] | None = None, *,
+                  text: bool = True) -> list[Document]:
+        """Documents by id (all when ``ids`` is None), in id order; missing ids skipped.
+        ``text=False`` reads metadata only (each ``text`` is "")."""
+        columns = [c if text or c != "text" else "'' AS text" for c in codec.DOC_COLUMNS]
+        sql = f"SELECT {', '.join(columns)} FROM documents"
         params: tuple[str, ...] = ()
         if ids is not None:
             sql += f" WHERE id IN {_IDS}"
@@ -285,6 +297,21 @@ class SQLiteStore:
                 f"SELECT {_SENT_COLS} FROM sentences{sent_where} ORDER BY chunk_id, idx",
                 params)
         return codec.build_chunks(chunk_rows, sent_rows)
+
+    def chunk_seqs(self) -> np.ndarray:
+        """The ``seq`` of every stored chunk, ascending."""
+        with self._lock:
+            return rows_sql.chunk_seqs(self._conn)
+
+    def chunk_summary(self) -> tuple[int, int, int]:
+        """``(count, sum, maximum)`` of the chunks' ``seq`` numbers."""
+        with self._lock:
+            return rows_sql.chunk_summary(self._conn)
+
+    def chunk_rows(self, seqs: Sequence[int]) -> list[ChunkRow]:
+        """The chunks of these ``seq`` numbers that exist, in ``seq`` order."""
+        with self._lock:
+            return rows_sql.chunk_rows(self._conn, seqs)
 
     def vectors(self, embedder: str) -> tuple[list[str], np.ndarray]:
         """Chunk ids (doc/idx order) and a float32 ``(n, dim)`` matrix, rows aligned.
@@ -348,11 +375,13 @@ class SQLiteStore:
             return people_sql.read_directory(self._conn)
 
     def visible_doc_ids(self, user: str | None, *, admin: bool = False,
-                        subjects: Sequence[str] | None = None) -> frozenset[str] | None:
-        """Documents ``user`` may see (about ``subjects`` when given); ``None``: all."""
+                        subjects: Sequence[str] | None = None,
+                        among: Sequence[str] | None = None) -> frozenset[str] | None:
+        """Documents ``user`` may see (about ``subjects``, among ``among`` when given);
+        ``None``: all."""
         with self._lock:
             return people_sql.visible_doc_ids(self._conn, user, admin=admin,
-                                              subjects=subjects)
+                                              subjects=subjects, among=among)
 
     def chunk_ids_of(self, doc_ids: Sequence[str]) -> frozenset[str]:
         """Ids of every chunk of the given documents."""
