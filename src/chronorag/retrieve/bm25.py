@@ -116,16 +116,23 @@ def score_matrix(postings: Postings, *, vocabulary: int, k1: float = 1.5,
     if n == 0 or postings.terms.size == 0:
         return ScoreMatrix(ptr, np.zeros(0, np.int32), np.zeros(0, np.float32))
     # bm25s: idf in float32 from a float64 log; the tf part in float64 against the mean
-    # row length; their product stored as float32.
+    # row length; their product stored as float32. Computed a block of entries at a time,
+    # so a million chunks' 60M entries need no float64 temporaries of their full size.
     idf = np.log(1.0 + (n - df + 0.5) / (df + 0.5)).astype(np.float32)
     average = postings.lengths.astype(np.int64).mean()
     row_of = np.repeat(np.arange(n, dtype=np.int32), np.diff(postings.ptr))
-    length = postings.lengths[row_of].astype(np.float64)
-    tf = postings.counts
-    tfc = tf / (k1 * ((1 - b) + b * length / average) + tf)
-    scores = (idf[postings.terms] * tfc).astype(np.float32)
+    scores = np.empty(postings.terms.shape[0], np.float32)
+    for lo in range(0, scores.shape[0], _BLOCK):
+        hi = lo + _BLOCK
+        length = postings.lengths[row_of[lo:hi]].astype(np.float64)
+        tf = postings.counts[lo:hi]
+        tfc = tf / (k1 * ((1 - b) + b * length / average) + tf)
+        scores[lo:hi] = idf[postings.terms[lo:hi]] * tfc
     order = np.argsort(postings.terms, kind="stable")  # rows stay ascending per term
     return ScoreMatrix(ptr, row_of[order], scores[order])
+
+
+_BLOCK = 1 << 22
 
 
 class TermTable(Strings):

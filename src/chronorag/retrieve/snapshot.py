@@ -155,28 +155,30 @@ class Indexes:
                                            self._vectors_at(rows, embedder, dim=dim))
             return self._vectors[embedder][1]
 
-    def _vectors_at(self, rows: Rows, embedder: str, *, dim: int) -> VectorIndex:
+    def _vectors_at(self, rows: Rows, embedder: str, *, dim: int,
+                    fresh_only: bool = False) -> VectorIndex:
         part = f"vectors-{embedder}"
-        loaded = self._load_vectors(rows.generation, part)
+        loaded = None if fresh_only else self._load_vectors(rows.generation, part)
         if loaded is not None and np.array_equal(loaded.seqs, rows.catalog.seqs):
             return loaded
         cached = self._vectors.get(embedder)
-        previous = cached[1] if cached else self._newest_vectors(part, below=rows.generation)
-        known = np.zeros(len(rows.catalog), bool)
-        if previous is not None and len(previous.seqs):
-            at = np.searchsorted(previous.seqs, rows.catalog.seqs).clip(0, len(previous.seqs) - 1)
-            known = (previous.seqs[at] == rows.catalog.seqs) & previous.present[at]
-        missing = np.flatnonzero(~known)
-        fresh: dict[int, np.ndarray] = {}
+        previous = None if fresh_only else (
+            cached[1] if cached else self._newest_vectors(part, below=rows.generation))
+        index = VectorIndex.carry(rows.catalog.seqs, dim=dim, previous=previous)
+        missing = np.flatnonzero(~index.present)
         for lo in range(0, len(missing), _READ_BATCH):
             part_rows = missing[lo:lo + _READ_BATCH]
             ids = [rows.catalog.ids[int(r)] for r in part_rows]
             found = self.store.chunk_vectors(ids, embedder)
-            fresh.update((int(rows.catalog.seqs[r]), found[i])
-                         for r, i in zip(part_rows, ids, strict=True) if i in found)
-        if fresh:
-            dim = len(next(iter(fresh.values())))
-        index = VectorIndex.build(rows.catalog.seqs, fresh, dim=dim, previous=previous)
+            have = [(r, found[i]) for r, i in zip(part_rows, ids, strict=True) if i in found]
+            if have and len(have[0][1]) != index.dim:
+                # The stored vectors are of another size than expected (or than the old
+                # index's): keep none of the old ones, take the store's.
+                self._vectors.pop(embedder, None)
+                return self._vectors_at(rows, embedder, dim=len(have[0][1]), fresh_only=True)
+            if have:
+                index.fill(np.array([r for r, _ in have], np.int64),
+                           np.stack([v for _, v in have]))
         index = index.with_ann(previous, threshold=self.ann_threshold)
         if rows.generation >= 0 and self.store.generation() == rows.generation:
             self._save_vectors(rows.generation, part, index)
@@ -188,7 +190,8 @@ class Indexes:
         if found is None or self.folder is None:
             return None
         arrays, _ = found
-        ann = VectorIndex.load_ann(self._path(generation, part) / "ann.usearch")
+        ann = None if len(arrays["seqs"]) < self.ann_threshold else VectorIndex.load_ann(
+            self._path(generation, part) / "ann.usearch")
         return VectorIndex(arrays["seqs"], arrays["matrix"], arrays["present"], ann)
 
     def _newest_vectors(self, part: str, *, below: int) -> VectorIndex | None:

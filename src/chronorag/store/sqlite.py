@@ -22,13 +22,7 @@ from chronorag.store import codec
 from chronorag.store import layer as layer_sql
 from chronorag.store import people as people_sql
 from chronorag.store import rows as rows_sql
-from chronorag.store.base import (
-    LINK_KINDS,
-    ChunkRow,
-    LayerRecord,
-    PreparedDocument,
-    WriteReport,
-)
+from chronorag.store.base import LINK_KINDS, ChunkRow, LayerRecord, PreparedDocument, WriteReport
 from chronorag.store.locking import begin_immediate, busy_budget
 from chronorag.store.migrations import applied
 from chronorag.store.opening import open_database
