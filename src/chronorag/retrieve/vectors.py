@@ -24,17 +24,18 @@ log = logging.getLogger(__name__)
 
 ANN_THRESHOLD = 250_000
 """Rows from which an approximate index is built: below it exact search is as fast (at
-100k rows 9 ms against 19 ms for the graph at its search depth; at 1M 82 ms against 43)."""
+100k rows 9 ms against 19 ms for the graph at its search depth; at 1M 88 ms against 21)."""
 EXACT_SCOPE = 20_000
 """A scope of at most this many rows is searched exactly over its rows."""
 # HNSW settings chosen by measurement (benchmarks/README.md §15): 8-bit scalars with 32
 # links a node reach recall@100 0.98 of exact search at ef 1024 on 40k rows, where 16
 # links in float16 reach 0.96, in 60% of the memory and at a third of the search time.
-# Recall falls as rows grow: at 150k ef 4096 reaches 0.986, at a million ef 16384 reaches
-# 0.977 in 43 ms (8192: 0.958 in 19 ms).
+# Recall falls as rows grow: at a million rows a graph built 256 deep reaches 0.958 at ef
+# 8192 (0.977 at 16384, 43 ms); built 512 deep (twice the build time) 0.983 at 8192 in
+# 21 ms and 0.992 at 16384.
 _CONNECTIVITY = 32
-_EXPANSION_ADD = 256
-_EXPANSION_SEARCH = 16_384
+_EXPANSION_ADD = 512
+_EXPANSION_SEARCH = 8192
 _SCALARS = "i8"
 # Candidates asked of the graph at most, when a scope hides most of the first ones.
 _MOST_CANDIDATES = 16_384
