@@ -10,8 +10,9 @@ from hypothesis import strategies as st
 
 from chronorag.model import Chunk
 from chronorag.retrieve.bm25 import Postings, TermTable, score_matrix
+from chronorag.retrieve.index import top_rows
 from chronorag.retrieve.keyword import Bm25Index, document_terms, query_terms
-from chronorag.retrieve.keyword_index import KeywordIndex, top_rows
+from chronorag.retrieve.keyword_index import KeywordIndex
 
 EXAMPLES = int(os.environ.get("CHRONORAG_PROPERTY_EXAMPLES", "60"))
 WORDS = ["merkel", "chancellor", "germany", "2005", "2021", "scholz", "bread", "退货",

@@ -4,7 +4,6 @@ import pytest
 from chronorag.errors import ConfigError
 from chronorag.retrieve.dense import DenseRetriever
 from chronorag.retrieve.embedders import EMBEDDERS
-from chronorag.retrieve.index import ExactIndex
 from chronorag.retrieve.snapshot import Indexes
 
 CORPUS = {
@@ -49,14 +48,6 @@ def test_dense_reloads_vectors_on_new_generation(make_query, store, use_embedder
     assert retriever.retrieve(make_query("bread"), limit=3) == []
     store.add_texts({"bread": CORPUS["bread"]}, embedder=use_embedder)
     assert [h.chunk.doc_id for h in retriever.retrieve(make_query("bread"), limit=3)] == ["bread"]
-
-
-def test_exact_index_top_k_and_ties():
-    index = ExactIndex(["a", "b", "c"], np.array([[1, 0], [0, 1], [1, 0]], dtype=np.float32))
-    assert index.search(np.array([1, 0]), limit=2) == [("a", 1.0), ("c", 1.0)]
-    assert [i for i, _ in index.search(np.array([0, 1]), limit=10)] == ["b", "a", "c"]
-    with pytest.raises(ValueError):
-        ExactIndex(["a"], np.zeros((2, 2)))
 
 
 def test_registry_errors_list_the_registered_names():

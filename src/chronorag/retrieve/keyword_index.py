@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from chronorag.retrieve.bm25 import Postings, ScoreMatrix, TermTable, score_matrix
+from chronorag.retrieve.index import top_rows
 from chronorag.retrieve.terms import document_terms, query_terms
 
 # Texts tokenised at a time, and the number of texts from which the whole vocabulary is
@@ -91,21 +92,6 @@ class KeywordIndex:
 KEYWORD_ARRAYS = ("terms.blob", "terms.ptr", "postings.ptr", "postings.terms",
                   "postings.counts", "postings.lengths", "matrix.ptr", "matrix.rows",
                   "matrix.scores")
-
-
-def top_rows(scores: np.ndarray, limit: int, rank: np.ndarray) -> np.ndarray:
-    """Rows of the ``limit`` largest scores, best first; equal scores in ``rank`` order."""
-    n = scores.shape[0]
-    if limit <= 0 or n == 0:
-        return np.empty(0, dtype=np.int64)
-    if limit < n:
-        # Everything tied with the last winner competes, so ``rank`` decides the cut too.
-        threshold = np.partition(scores, n - limit)[n - limit]
-        candidates = np.flatnonzero(scores >= threshold)
-    else:
-        candidates = np.arange(n)
-    order = np.lexsort((rank[candidates], -scores[candidates]))
-    return candidates[order][:limit]
 
 
 class _TermIds:

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from chronorag.deps import import_module
-from chronorag.retrieve.keyword_index import top_rows
+from chronorag.retrieve.index import top_rows
 
 log = logging.getLogger(__name__)
 
