@@ -117,12 +117,9 @@ class Indexes:
         return Rows(generation, catalog, keyword)
 
     def _load_rows(self, generation: int) -> Rows | None:
-        found = self._load(generation, "rows", (*CATALOG_ARRAYS, *KEYWORD_ARRAYS))
-        if found is None:
+        rows = self._load_rows_unchecked(generation)
+        if rows is None:
             return None
-        arrays, meta = found
-        rows = Rows(generation, Catalog.from_arrays(arrays, meta),
-                    KeywordIndex.from_arrays(arrays))
         if self._summary(rows.catalog.seqs) != self.store.chunk_summary():
             log.warning("index %s does not match the store; rebuilding it", self.folder)
             return None
