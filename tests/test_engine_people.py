@@ -93,8 +93,13 @@ def test_without_user_no_subject_record_is_retrieved(engine: Engine) -> None:
 
 def test_event_time_filters_before_ranking(engine: Engine) -> None:
     ranked = engine.retrieve(engine.query("上周二我几点吃的午饭？", now=NOW, user="dad"))
-    days = {RECORDS[h.chunk.doc_id]["occurred_at"][:10] for h in ranked.hits}
+    # Records of other days never enter; a question naming only "我" also admits public
+    # documents (no event time, so no window removes them), which rank below.
+    days = {RECORDS[h.chunk.doc_id]["occurred_at"][:10] for h in ranked.hits
+            if RECORDS[h.chunk.doc_id].get("subject")}
     assert days == {"2026-11-17"}
+    assert RECORDS[ranked.hits[0].chunk.doc_id].get("subject") == "dad"
+    assert all(RECORDS[h.chunk.doc_id].get("subject") in (None, "dad") for h in ranked.hits)
 
 
 def test_count_cites_every_counted_record_with_time(engine: Engine) -> None:

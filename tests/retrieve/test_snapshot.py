@@ -126,10 +126,11 @@ grants = st.dictionaries(st.sampled_from(SUBJECTS[1:]), st.lists(
 @settings(max_examples=EXAMPLES, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(documents, grants, st.sampled_from([None, *SUBJECTS[1:], "stranger"]), st.booleans(),
-       st.none() | st.sampled_from(SUBJECTS[1:]), st.none() | DAY)
+       st.none() | st.sampled_from(SUBJECTS[1:]), st.none() | DAY, st.booleans())
 def test_masks_admit_exactly_what_the_store_query_admits(
         docs: list[tuple[str | None, datetime | None]], access: dict[str, tuple[str, ...]],
-        user: str | None, admin: bool, about: str | None, start: datetime | None) -> None:
+        user: str | None, admin: bool, about: str | None, start: datetime | None,
+        public: bool) -> None:
     store = SQLiteStore(":memory:")
     store.write([_prepared(f"d{i}", [f"record {i}"], subject=subject, occurred_at=None if day
                            is None else Interval(day, day.replace(hour=1), Granularity.HOUR))
@@ -138,13 +139,19 @@ def test_masks_admit_exactly_what_the_store_query_admits(
     readable = None if admin else (frozenset() if user is None else frozenset(
         {user, *access.get(user, ())}))
     window = None if start is None else Interval(start, None)
-    scope = Scope(readable, None if about is None else frozenset({about}), window)
+    scope = Scope(readable, None if about is None else frozenset({about}), window,
+                  public=public)
     catalog = Indexes(store).rows().catalog
     mask = catalog.mask(scope)
     admitted = {catalog.doc_ids[r] for r in range(len(catalog)) if mask is None or mask[r]}
     visible = store.visible_doc_ids(user, admin=admin, subjects=None if about is None
                                     else [about])
+    # public: documents without a subject pass the "about" rule (not the privacy one).
+    readable_ids = store.visible_doc_ids(user, admin=admin)
     by_id = {d.id: d for d in store.documents()}
+    if public and about is not None:
+        visible = frozenset(i for i, d in by_id.items() if (
+            readable_ids is None or i in readable_ids) and d.subject in (None, about))
     expected = {i for i in by_id if (visible is None or i in visible)
                 and (window is None or by_id[i].occurred_at is None
                      or by_id[i].occurred_at.overlaps(window))}
@@ -157,6 +164,21 @@ def test_vectors_take_the_size_the_store_holds(tmp_path: Path) -> None:
     vectors = Indexes(store).vectors("v", dim=3)  # the caller's guess is wrong
     assert vectors.dim == DIM and vectors.present.all()
     assert Indexes(store).vectors("none", dim=5).present.sum() == 0  # no such vectors
+
+
+def test_rows_read_while_the_store_churned_get_their_own_vectors(tmp_path: Path) -> None:
+    # Rows read while every attempt met a newer generation carry no generation (-1);
+    # vectors made for one such read must not serve the next, which holds other chunks.
+    store = _store(tmp_path / "kb.db")
+    indexes = Indexes(store)
+    first = indexes._build_rows(-1, None, check=False)
+    assert first is not None
+    assert len(indexes.vectors("v", dim=DIM, rows=first).present) == 3
+    store.write([_prepared("plums", ["plums are purple", "plums are sweet"])])
+    second = indexes._build_rows(-1, None, check=False)
+    assert second is not None
+    vectors = indexes.vectors("v", dim=DIM, rows=second)
+    assert np.array_equal(vectors.seqs, second.catalog.seqs) and vectors.present.all()
 
 
 def test_the_graph_is_saved_mapped_and_updated(tmp_path: Path) -> None:

@@ -194,9 +194,11 @@ def _visible(ranked: Ranked, query: Query, scope: Scope, store: Store) -> Ranked
     """``ranked`` with only what the store's own privacy rule (in SQL) and the scope
     admit; its ``documents`` are those of the hits, so nothing else travels further."""
     found = sorted({h.chunk.doc_id for h in (*ranked.hits, *ranked.upcoming)})
-    visible = store.visible_doc_ids(query.user, admin=query.admin,
-                                    subjects=subjects_of(query.understanding.entities),
-                                    among=found)
+    # The SQL rule keeps only records about the people asked about; a scope that also
+    # admits public documents checks that itself (``scope.admits``).
+    visible = store.visible_doc_ids(
+        query.user, admin=query.admin, among=found,
+        subjects=None if scope.public else subjects_of(query.understanding.entities))
     documents = {i: ranked.documents[i] for i in found if i in ranked.documents
                  and (visible is None or i in visible) and scope.admits(ranked.documents[i])}
     return Ranked(tuple(h for h in ranked.hits if h.chunk.doc_id in documents),

@@ -109,7 +109,8 @@ class Catalog:
         if scope.readable is not None and self.subjects:
             inside &= (self.subject < 0) | np.isin(self.subject, self._codes(scope.readable))
         if scope.about is not None:
-            inside &= np.isin(self.subject, self._codes(scope.about))
+            about = np.isin(self.subject, self._codes(scope.about))
+            inside &= (about | (self.subject < 0)) if scope.public else about
         if scope.window is not None:
             start = micros(scope.window.start, open_value=_OPEN_START)
             end = micros(scope.window.end, open_value=_OPEN_END)

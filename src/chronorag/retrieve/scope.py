@@ -6,7 +6,9 @@ happened outside the asked period) never enters scoring, ranking, counts or answ
 * **Privacy**: a record (a document with a ``subject``) is readable by its subject, by
   the readers the subject granted access, and by an admin; a document without a subject
   is public.
-* **People**: a question about named people keeps only records about them.
+* **People**: a question about named people keeps only records about them. A question
+  that names only its asker, by a word for "I", keeps the asker's records and the public
+  documents: "How many days do I have to return an item?" asks a policy, not a record.
 * **Event time**: when the question's constraint has an interval, documents whose
   ``occurred_at`` does not overlap it are removed. Documents without ``occurred_at``
   are unaffected: the temporal scorer judges the times their text states.
@@ -22,7 +24,7 @@ from dataclasses import dataclass
 
 from chronorag.model import Constraint, Document, Interval, Query, Relation
 from chronorag.people.model import Directory
-from chronorag.understand.entities import subjects_of
+from chronorag.understand.entities import only_the_asker, subjects_of
 
 
 @dataclass(frozen=True)
@@ -30,13 +32,15 @@ class Scope:
     """What a query may retrieve; a ``None`` field restricts nothing.
 
     ``readable``: the subjects whose records the asker may read (``None``: all, for an
-    admin); ``about``: only records about these subjects; ``window``: only documents
-    whose ``occurred_at`` overlaps it (or that have none).
+    admin); ``about``: only records about these subjects (and, with ``public``, the
+    documents without a subject); ``window``: only documents whose ``occurred_at``
+    overlaps it (or that have none).
     """
 
     readable: frozenset[str] | None = None
     about: frozenset[str] | None = None
     window: Interval | None = None
+    public: bool = False
 
     @property
     def restricts(self) -> bool:
@@ -47,7 +51,8 @@ class Scope:
         subject = doc.subject
         if self.readable is not None and subject is not None and subject not in self.readable:
             return False
-        if self.about is not None and subject not in self.about:
+        if self.about is not None and subject not in self.about and not (
+                self.public and subject is None):
             return False
         return not (self.window is not None and doc.occurred_at is not None
                     and not doc.occurred_at.overlaps(self.window))
@@ -79,6 +84,8 @@ def build_scope(query: Query, people: Directory) -> Scope:
         user = query.user
         readable = frozenset() if user is None else frozenset(
             {user, *people.access.get(user, ())})
-    about = subjects_of(query.understanding.entities)
+    entities = query.understanding.entities
+    about = subjects_of(entities)
     return Scope(readable, None if about is None else frozenset(about),
-                 event_window(query.constraint))
+                 event_window(query.constraint),
+                 public=only_the_asker(entities, user=query.user))

@@ -147,7 +147,10 @@ class Indexes:
         rows = rows or self.rows()
         with self._lock:
             cached = self._vectors.get(embedder)
-            if cached is None or cached[0] != rows.generation:
+            # Rows read while the store kept changing have no generation (-1): two of
+            # them need not hold the same chunks, so vectors cached for one never serve
+            # another.
+            if cached is None or cached[0] != rows.generation or rows.generation < 0:
                 self._vectors[embedder] = (rows.generation,
                                            self._vectors_at(rows, embedder, dim=dim))
             return self._vectors[embedder][1]
