@@ -8,10 +8,10 @@ import os
 import sys
 from collections.abc import Sequence
 from datetime import UTC, datetime, tzinfo
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from chronorag import render
 from chronorag.clock import system_now
+from chronorag.config import time_zone
 from chronorag.errors import ChronoragError, ConfigError, TimeParseError, ValidationError
 from chronorag.pipeline.ingest import Batching
 
@@ -147,6 +147,29 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--db", default=None)
     pl.add_argument("--json", action="store_true")
 
+    p = sub.add_parser("serve", help="serve the HTTP API and the web page (chronorag[serve])")
+    _store_options(p)
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=_positive, default=8000)
+    p.add_argument("--max-body-mb", type=_positive, default=32,
+                   help="largest request body, in MiB (default 32)")
+    p.add_argument("--timeout", type=_positive, default=60,
+                   help="seconds a question may take before the answer is a 503 (60)")
+
+    p = sub.add_parser("keys", help="API keys of chronorag serve")
+    keys_sub = p.add_subparsers(dest="action", required=True)
+    k = keys_sub.add_parser("add", help="make a key; it is printed once, on the last line")
+    k.add_argument("--user", required=True, help="who the key asks as")
+    k.add_argument("--admin", action="store_true", help="the key may also write documents, "
+                   "people and access, and read the review")
+    k.add_argument("--db", default=None)
+    k = keys_sub.add_parser("list", help="every key (never the keys themselves)")
+    k.add_argument("--db", default=None)
+    k.add_argument("--json", action="store_true")
+    k = keys_sub.add_parser("revoke", help="revoke a key by its id (see keys list)")
+    k.add_argument("id")
+    k.add_argument("--db", default=None)
+
     p = sub.add_parser("demo", help="ingest the bundled demo corpus and ask it questions")
     p.add_argument("--db", default=None, help="keep the demo store here (default: temporary)")
     return parser
@@ -203,6 +226,16 @@ def _dispatch(args: argparse.Namespace) -> int:
         return _review(args)
     if args.command == "context":
         return _context(args)
+    if args.command == "keys":
+        return _keys(args)
+    if args.command == "serve":
+        from chronorag.serve import run
+        from chronorag.serve.app import Limits
+
+        run(args.db or _db_default(), host=args.host, port=args.port, tz=_tz(args),
+            clock=system_now, limits=Limits(body_bytes=args.max_body_mb * 1024 * 1024,
+                                            read_s=float(args.timeout)))
+        return 0
     from chronorag.engine import Engine
 
     with Engine(args.db or _db_default(), tz=_tz(args)) as engine:
@@ -236,13 +269,7 @@ def _dispatch(args: argparse.Namespace) -> int:
 def _tz(args: argparse.Namespace) -> tzinfo:
     """The time zone naive times are read in: --tz, else $CHRONORAG_TZ, else UTC."""
     name = getattr(args, "tz", None) or os.environ.get("CHRONORAG_TZ")
-    if not name:
-        return UTC
-    try:
-        return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
-        raise ConfigError(f"unknown time zone {name!r}; use an IANA name such as "
-                          "Asia/Shanghai or Europe/Berlin") from None
+    return time_zone(name) if name else UTC
 
 
 def _review(args: argparse.Namespace) -> int:
@@ -259,6 +286,25 @@ def _review(args: argparse.Namespace) -> int:
         store.close()
     print(json.dumps(report.to_json(), ensure_ascii=False, indent=2) if args.json
           else render.review_report(report))
+    return 0
+
+
+def _keys(args: argparse.Namespace) -> int:
+    from chronorag.serve.keys import add_key, revoke_key
+    from chronorag.store.sqlite import SQLiteStore
+
+    with SQLiteStore(args.db or _db_default()) as store:
+        if args.action == "add":
+            record, key = add_key(store, user=args.user, admin=args.admin, now=system_now())
+            kind = "an admin key" if record.admin else "a key"
+            print(f"made {kind} for user {record.user!r}, id {record.id}. It is shown only "
+                  "this once; send it as Authorization: Bearer KEY")
+            print(key)
+        elif args.action == "revoke":
+            revoke_key(store, args.id, now=system_now())
+            print(f"revoked key {args.id}")
+        else:
+            print(render.keys_table(store.api_keys(), as_json=args.json))
     return 0
 
 

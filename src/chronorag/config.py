@@ -7,8 +7,18 @@ configurations that ``ask`` and ``eval`` refer to by name.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from chronorag.errors import ConfigError
+
+
+def time_zone(name: str) -> ZoneInfo:
+    """The IANA time zone ``name``; ``ConfigError`` saying what a valid one looks like."""
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise ConfigError(f"unknown time zone {name!r}; use an IANA name such as "
+                          "Asia/Shanghai or Europe/Berlin") from None
 
 
 @dataclass(frozen=True)

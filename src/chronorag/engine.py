@@ -8,6 +8,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime, tzinfo
+from os import PathLike
 from pathlib import Path
 
 from chronorag.answer.build import build_answer
@@ -84,7 +85,7 @@ class Engine:
 
     def ingest(
         self,
-        paths: Sequence[str | Path],
+        paths: Sequence[str | PathLike[str]],
         *,
         now: datetime | None = None,
         progress: Progress | None = None,
@@ -139,6 +140,14 @@ class Engine:
         self.refresh_indexes()
         return report
 
+    def delete(self, ids: Sequence[str]) -> tuple[str, ...]:
+        """Delete documents with everything derived from them; the ids that existed.
+        The search indexes are brought up to date, as after an ingest."""
+        deleted = self.store.delete(ids)
+        if deleted:
+            self.refresh_indexes()
+        return deleted
+
     def refresh_indexes(self) -> None:
         """Bring the search indexes saved beside the store up to its current state, so the
         next question (of this process or a new one) does not build them."""
@@ -190,16 +199,19 @@ class Engine:
         user: str | None = None,
         k: int = 5,
         admin: bool = False,
+        tz: tzinfo | None = None,
     ) -> Query:
         """Understand a question and fix its reference times.
 
         ``user`` is who asks (我/I/my/me mean them; they see public documents, their own
-        records and those they were granted); ``admin`` sees every record.
+        records and those they were granted); ``admin`` sees every record. ``tz`` reads
+        naive times of this question (default: the engine's).
         """
-        now = _aware(now or self.clock(), self.tz)
-        understanding = understand(question, now=now, tz=self.tz, people=self.store.people(),
+        tz = tz or self.tz
+        now = _aware(now or self.clock(), tz)
+        understanding = understand(question, now=now, tz=tz, people=self.store.people(),
                                    user=user)
-        resolved = _aware(as_of, self.tz) if as_of else resolve_as_of(understanding, now)
+        resolved = _aware(as_of, tz) if as_of else resolve_as_of(understanding, now)
         return Query(question, now, resolved, understanding, user=user, k=k, admin=admin)
 
     def retrieve(self, query: Query, *, config: SearchConfig | None = None) -> Ranked:
@@ -216,19 +228,22 @@ class Engine:
         user: str | None = None,
         k: int = 5,
         admin: bool = False,
+        tz: tzinfo | None = None,
     ) -> Answer:
         """Answer a question with evidence, provenance and a status.
 
         Without ``user`` only documents without a ``subject`` are visible, unless ``admin``.
+        ``tz`` reads naive times of this question and shows the answer's times (default:
+        the engine's).
         """
         started = time.perf_counter()
-        query = self.query(question, now=now, as_of=as_of, user=user, k=k, admin=admin)
+        query = self.query(question, now=now, as_of=as_of, user=user, k=k, admin=admin, tz=tz)
         timings = {"understand": (time.perf_counter() - started) * 1000.0}
         ranked = self.retrieve(query)
         timings.update(ranked.timings_ms)
         answer = build_answer(
             query, ranked.hits, upcoming=ranked.upcoming, documents=ranked.documents,
-            min_semantic=self.config.min_semantic, timings_ms=timings, tz=self.tz,
+            min_semantic=self.config.min_semantic, timings_ms=timings, tz=tz or self.tz,
         )
         # Extensions add beside the evidence (the semantic layer: terms, approved examples
         # and join paths for analytics questions); one without anything to add costs a check.

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime, tzinfo
-from pathlib import Path
+from os import PathLike
 from typing import Any, Protocol, runtime_checkable
 
 from chronorag.errors import FieldError
@@ -34,7 +34,7 @@ class Extension(Protocol):
 class Claim(Protocol):
     """The files an extension took from one ingest, validated, waiting to be written."""
 
-    documents: Sequence[str | Path]
+    documents: Sequence[str | PathLike[str]]
     files: int
     errors: Sequence[FieldError]
 
@@ -47,7 +47,7 @@ class Claim(Protocol):
 class IngestExtension(Protocol):
     """An extension that reads some of the paths given to ``ingest``."""
 
-    def claim(self, paths: Sequence[str | Path], *, tz: tzinfo) -> Claim:
+    def claim(self, paths: Sequence[str | PathLike[str]], *, tz: tzinfo) -> Claim:
         """Take this extension's files out of ``paths`` and validate them; the rest
         (``Claim.documents``) goes to the document loader."""
         ...

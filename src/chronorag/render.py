@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import json
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
 from rich.markup import escape
@@ -10,6 +11,7 @@ from rich.markup import escape
 from chronorag.model import Answer, Evidence
 from chronorag.people.model import Directory
 from chronorag.pipeline.ingest import IngestReport
+from chronorag.store.base import ApiKey
 
 if TYPE_CHECKING:
     from chronorag.review import ReviewReport
@@ -111,3 +113,19 @@ def _evidence_line(ev: Evidence) -> str:
     # escape(): rich would swallow "[superseded, derived_copy]" as markup.
     return escape(f"{ev.title or ev.doc_id} ({ev.source_type or '?'}{owner}, "
                   f"score {ev.score:.3f}){mark}{flags}\n     {text}")
+
+
+def keys_table(keys: Sequence[ApiKey], *, as_json: bool = False) -> str:
+    """``chronorag keys list``: id, user, admin, created and revoked (never a key)."""
+    rows = [{"id": k.id, "user": k.user, "admin": k.admin,
+             "created_at": k.created_at.isoformat(),
+             "revoked_at": None if k.revoked_at is None else k.revoked_at.isoformat()}
+            for k in keys]
+    if as_json:
+        return json.dumps(rows, ensure_ascii=False)
+    if not rows:
+        return "no keys; make one with: chronorag keys add --user ID [--admin]"
+    return "\n".join(f"{r['id']}  {r['user']}  {'admin' if r['admin'] else 'asker'}  "
+                     f"made {r['created_at']}"
+                     + (f"  REVOKED {r['revoked_at']}" if r["revoked_at"] else "")
+                     for r in rows)

@@ -6,7 +6,10 @@ from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
-from chronorag.ingest import SourceFile, load_paths
+import pytest
+
+from chronorag.errors import ValidationError
+from chronorag.ingest import Named, SourceFile, load_paths
 from chronorag.model import Granularity, Interval, Status
 
 DATA = Path(__file__).parent / "data"
@@ -134,3 +137,17 @@ def test_null_fields_are_absent_and_bom_is_ignored(tmp_path: Path) -> None:
     path.write_bytes(b'\xef\xbb\xbf{"id": "a", "text": "t", "status": null, "supersedes": null}\n')
     doc = load_paths([path])[0].documents[0]
     assert doc.status is None and doc.supersedes == ()
+
+
+def test_a_named_file_is_known_by_its_name(tmp_path: Path) -> None:
+    kept = tmp_path / "0.md"
+    kept.write_text("# Parking\n\nStaff park on level B2.\n", encoding="utf-8")
+    [file] = load_paths([Named(kept, "Parking.md")])
+    assert file.path == "Parking.md"
+    assert (file.documents[0].id, file.documents[0].source) == ("Parking", "Parking.md")
+    bad = tmp_path / "1.jsonl"
+    bad.write_text('{"id": "x", "text": "t", "valid_from": "nope"}\n', encoding="utf-8")
+    with pytest.raises(ValidationError) as caught:
+        load_paths([Named(bad, "sent.jsonl"), Named(kept, "notes.exe")])
+    assert [(e.path, e.line, e.field) for e in caught.value.errors] == [
+        ("notes.exe", 0, "path"), ("sent.jsonl", 1, "valid_from")]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
-from datetime import UTC
+from datetime import UTC, datetime, timedelta
 
 import numpy as np
 import pytest
@@ -12,6 +12,7 @@ import pytest
 from chronorag.errors import StoreError
 from chronorag.model import Chunk, Document
 from chronorag.store import PreparedDocument, Store, WriteReport
+from chronorag.store.base import ApiKey
 
 Make = Callable[..., PreparedDocument]
 
@@ -336,3 +337,19 @@ def test_visibility_among_given_ids(store: Store, make: Make) -> None:
     assert store.visible_doc_ids(None, among=["pub", "mine"]) == {"pub"}
     assert store.visible_doc_ids(None, admin=True, among=["mine"]) == {"mine"}
     assert store.visible_doc_ids("me", subjects=["them"], among=["theirs"]) == frozenset()
+
+
+def test_api_keys_round_trip_and_revoke(store: Store) -> None:
+    made = datetime(2026, 11, 25, 10, 0, tzinfo=UTC)
+    store.add_api_key(ApiKey("k1", "me", True, made), digest="d1")
+    store.add_api_key(ApiKey("k2", "mom", False, made + timedelta(seconds=1)), digest="d2")
+    assert store.api_key("d1") == ApiKey("k1", "me", True, made)
+    assert store.api_key("nope") is None
+    assert [k.id for k in store.api_keys()] == ["k1", "k2"]
+    assert store.revoke_api_key("k2", at=made + timedelta(hours=1))
+    assert not store.revoke_api_key("k2", at=made + timedelta(hours=2))  # already revoked
+    assert not store.revoke_api_key("missing", at=made)
+    assert store.api_key("d2") == ApiKey("k2", "mom", False, made + timedelta(seconds=1),
+                                         made + timedelta(hours=1))
+    with pytest.raises(StoreError):
+        store.add_api_key(ApiKey("k3", "me", False, made), digest="d1")  # same key twice

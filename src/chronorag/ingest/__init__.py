@@ -10,6 +10,7 @@ from chronorag.ingest.dates import DateError, parse_date
 from chronorag.ingest.loaders import (
     SUFFIXES,
     CheckedFile,
+    Named,
     SourceFile,
     check_paths,
     load_paths,
@@ -22,6 +23,7 @@ __all__ = [
     "SUFFIXES",
     "CheckedFile",
     "DateError",
+    "Named",
     "SourceFile",
     "check_paths",
     "chunk_document",

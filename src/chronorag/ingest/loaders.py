@@ -13,7 +13,8 @@ import logging
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, tzinfo
-from pathlib import Path
+from os import PathLike
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from chronorag.errors import FieldError, ValidationError
@@ -47,6 +48,19 @@ class _Input:
 
 
 @dataclass(frozen=True)
+class Named:
+    """A file read from ``path`` but known by ``name``: in problems, as the documents'
+    ``source``, and for a Markdown file's default id (an upload kept in a temporary file
+    is still the file its sender named)."""
+
+    path: Path
+    name: str
+
+    def __fspath__(self) -> str:
+        return str(self.path)
+
+
+@dataclass(frozen=True)
 class CheckedFile:
     """An input file whose every document passed validation; read it with
     ``read_documents``. Only the count is kept, so checking a huge file costs no memory."""
@@ -61,7 +75,7 @@ class CheckedFile:
 MAX_ERRORS_PER_FILE = 100
 
 
-def check_paths(paths: Sequence[str | Path], *, tz: tzinfo = UTC) -> list[CheckedFile]:
+def check_paths(paths: Sequence[str | PathLike[str]], *, tz: tzinfo = UTC) -> list[CheckedFile]:
     """Validate every document under ``paths`` without keeping any of them.
 
     Files are ``.jsonl`` (one JSON object a line, read line by line), ``.md``/``.txt``
@@ -108,7 +122,7 @@ def read_documents(checked: CheckedFile, *, tz: tzinfo = UTC) -> Iterator[Docume
             yield document
 
 
-def load_paths(paths: Sequence[str | Path], *, tz: tzinfo = UTC) -> list[SourceFile]:
+def load_paths(paths: Sequence[str | PathLike[str]], *, tz: tzinfo = UTC) -> list[SourceFile]:
     """Read and validate every document under ``paths`` into memory (see ``check_paths``).
 
     Nothing is returned when any document is invalid: ``ValidationError`` lists them all.
@@ -128,10 +142,15 @@ def _documents(item: _Input, *, tz: tzinfo
         yield document, record.field_lines.get("id", record.line), problems
 
 
-def _collect_inputs(paths: Sequence[str | Path], errors: list[FieldError]) -> list[_Input]:
+def _collect_inputs(paths: Sequence[str | PathLike[str]], errors: list[FieldError]) -> list[_Input]:
     inputs: list[_Input] = []
     seen: set[Path] = set()
     for given in paths:
+        if isinstance(given, Named):
+            named = _single_file(given.path, errors, name=given.name)
+            if named is not None:
+                inputs.append(named)
+            continue
         path = Path(given)
         if not path.exists():
             errors.append(FieldError(str(given), 0, "path", "does not exist"))
@@ -148,13 +167,15 @@ def _collect_inputs(paths: Sequence[str | Path], errors: list[FieldError]) -> li
     return inputs
 
 
-def _single_file(path: Path, errors: list[FieldError]) -> _Input | None:
-    if path.suffix.lower() not in SUFFIXES:
-        errors.append(FieldError(str(path), 0, "path",
-                                 f"unsupported file type {path.suffix!r}; use "
+def _single_file(path: Path, errors: list[FieldError], *, name: str | None = None
+                 ) -> _Input | None:
+    shown = str(path) if name is None else name
+    suffix = PurePosixPath(shown).suffix
+    if suffix.lower() not in SUFFIXES:
+        errors.append(FieldError(shown, 0, "path", f"unsupported file type {suffix!r}; use "
                                  + ", ".join(SUFFIXES)))
         return None
-    return _Input(path, str(path), path.stem)
+    return _Input(path, shown, PurePosixPath(shown).stem)
 
 
 def _walk_folder(folder: Path) -> Iterator[_Input]:

@@ -14,7 +14,7 @@ import logging
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, tzinfo
-from pathlib import Path
+from os import PathLike
 
 import numpy as np
 
@@ -106,7 +106,7 @@ class _Tally:
 
 def ingest_paths(
     store: Store,
-    paths: Sequence[str | Path],
+    paths: Sequence[str | PathLike[str]],
     *,
     embedders: Embedders,
     now: datetime,
@@ -159,12 +159,12 @@ def ingest_paths(
     )
 
 
-def _validate(paths: Sequence[str | Path], *, tz: tzinfo,
+def _validate(paths: Sequence[str | PathLike[str]], *, tz: tzinfo,
               extensions: Sequence[IngestExtension]) -> tuple[list[CheckedFile], list[Claim]]:
     """The document files, checked, and what each extension claimed: one
     ``ValidationError`` with every problem of both, before anything is written."""
     claims: list[Claim] = []
-    rest: Sequence[str | Path] = paths
+    rest: Sequence[str | PathLike[str]] = paths
     for extension in extensions:
         claim = extension.claim(rest, tz=tz)
         if claim.files or claim.errors:

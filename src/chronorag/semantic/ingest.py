@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
+from os import PathLike
 from pathlib import Path
 
 from chronorag.errors import FieldError, ValidationError
@@ -19,11 +20,12 @@ from chronorag.store.base import Store, WriteReport
 _EMBEDDED = SEARCHABLE | {"example"}
 
 
-def split_paths(paths: Sequence[str | Path]) -> tuple[list[str | Path], list[Path]]:
+def split_paths(paths: Sequence[str | PathLike[str]]
+                ) -> tuple[list[str | PathLike[str]], list[Path]]:
     """Document inputs and layer files. Named .yaml/.yml/.json files are layers; folders
     keep feeding the document loader (when they hold documents) and contribute the files
     inside them that are layers by content."""
-    docs: list[str | Path] = []
+    docs: list[str | PathLike[str]] = []
     for given in paths:
         path = Path(given)
         if path.is_file() and path.suffix.lower() in LAYER_SUFFIXES:
@@ -45,7 +47,7 @@ class LayerClaim:
     loader and ``errors`` every problem found in the layer files."""
 
     store: Store
-    documents: tuple[str | Path, ...]
+    documents: tuple[str | PathLike[str], ...]
     files: int
     assets: tuple[Asset, ...] = ()
     errors: tuple[FieldError, ...] = ()
@@ -56,7 +58,7 @@ class LayerClaim:
         return WriteReport(tuple(added), tuple(replaced), tuple(unchanged))
 
 
-def claim_layers(store: Store, paths: Sequence[str | Path], *, tz: tzinfo) -> LayerClaim:
+def claim_layers(store: Store, paths: Sequence[str | PathLike[str]], *, tz: tzinfo) -> LayerClaim:
     """Split the layer files from ``paths`` and validate them against ``store``'s layer
     (a file may refer to tables or metrics stored by an earlier ingest)."""
     doc_paths, layer_files = split_paths(paths)

@@ -13,6 +13,7 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, tzinfo
+from os import PathLike
 from pathlib import Path
 from typing import Any
 
@@ -64,7 +65,7 @@ def is_layer_file(path: Path) -> bool:
     return isinstance(parsed.data, dict) and any(k in SECTIONS for k in parsed.data)
 
 
-def find_layer_files(paths: Sequence[str | Path]) -> Iterator[Path]:
+def find_layer_files(paths: Sequence[str | PathLike[str]]) -> Iterator[Path]:
     """Layer files among ``paths``: named files by suffix, folders searched recursively
     (hidden parts skipped) for files that are layers by content."""
     for given in paths:
@@ -78,7 +79,7 @@ def find_layer_files(paths: Sequence[str | Path]) -> Iterator[Path]:
                     yield child
 
 
-def load_layers(paths: Sequence[str | Path], *, tz: tzinfo = UTC,
+def load_layers(paths: Sequence[str | PathLike[str]], *, tz: tzinfo = UTC,
                 known: Mapping[str, frozenset[str]] | None = None) -> list[Asset]:
     """Read and validate every layer file; all assets or ``ValidationError`` (every problem).
 

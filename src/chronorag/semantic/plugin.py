@@ -10,7 +10,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Sequence
 from datetime import tzinfo
-from pathlib import Path
+from os import PathLike
 from typing import Any
 
 from chronorag.model import Query
@@ -66,6 +66,6 @@ class SemanticLayer:
                                   engines=_ASK_ENGINES, corrective=False)
         return SemanticContext(found.bindings, found.join_paths, found.examples).to_json()
 
-    def claim(self, paths: Sequence[str | Path], *, tz: tzinfo) -> LayerClaim:
+    def claim(self, paths: Sequence[str | PathLike[str]], *, tz: tzinfo) -> LayerClaim:
         """The layer files among ``paths``, validated against the stored layer."""
         return claim_layers(self._store, paths, tz=tz)

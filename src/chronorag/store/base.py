@@ -113,6 +113,18 @@ class LayerRecord:
         return f"{self.kind}:{self.id}"
 
 
+@dataclass(frozen=True)
+class ApiKey:
+    """An API key of the service, as stored: never the key itself, only its hash (kept
+    by the store beside it). ``user`` is who the key asks as; ``admin`` keys may write."""
+
+    id: str
+    user: str
+    admin: bool
+    created_at: datetime
+    revoked_at: datetime | None = None
+
+
 class Store(Protocol):
     """Persistent documents, chunks, sentences and vectors.
 
@@ -230,6 +242,24 @@ class Store(Protocol):
 
     def chunk_ids_of(self, doc_ids: Sequence[str]) -> frozenset[str]:
         """Ids of every chunk of the given documents."""
+        ...
+
+    # -- API keys of the service ----------------------------------------------------------
+
+    def add_api_key(self, key: ApiKey, *, digest: str) -> None:
+        """Store a new key by the hash of its secret (``digest``; ids and digests unique)."""
+        ...
+
+    def api_key(self, digest: str) -> ApiKey | None:
+        """The key whose secret hashes to ``digest`` (revoked ones included), or None."""
+        ...
+
+    def api_keys(self) -> list[ApiKey]:
+        """Every key, revoked ones included, oldest first."""
+        ...
+
+    def revoke_api_key(self, key_id: str, *, at: datetime) -> bool:
+        """Revoke a key from ``at`` on; False when no unrevoked key has that id."""
         ...
 
     # -- semantic layer: assets for analytics questions, kept beside the documents --------

@@ -317,3 +317,23 @@ def m007_chunk_seq(db: sqlite3.Connection) -> None:
         """INSERT INTO meta (key, value)
     VALUES ('chunk_seq', coalesce((SELECT max(seq) FROM chunks), 0))""",
     ])
+
+
+@migration
+def m008_api_keys(db: sqlite3.Connection) -> None:
+    """The service's API keys: only a hash of each key is kept, never the key.
+
+    ``user`` is who the key asks as (privacy rules apply to them); ``admin`` keys may
+    write. A revoked key keeps its row, with the moment it was revoked, so ``keys list``
+    still shows it.
+    """
+    _run(db, [
+        """CREATE TABLE api_keys (
+    id TEXT PRIMARY KEY,
+    digest TEXT NOT NULL UNIQUE,
+    user TEXT NOT NULL,
+    admin INTEGER NOT NULL CHECK (admin IN (0, 1)),
+    created_at TEXT NOT NULL,
+    revoked_at TEXT
+)""",
+    ])

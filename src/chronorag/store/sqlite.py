@@ -19,10 +19,18 @@ from chronorag.errors import StoreError
 from chronorag.model import Chunk, Document
 from chronorag.people.model import Directory
 from chronorag.store import codec
+from chronorag.store import keys as keys_sql
 from chronorag.store import layer as layer_sql
 from chronorag.store import people as people_sql
 from chronorag.store import rows as rows_sql
-from chronorag.store.base import LINK_KINDS, ChunkRow, LayerRecord, PreparedDocument, WriteReport
+from chronorag.store.base import (
+    LINK_KINDS,
+    ApiKey,
+    ChunkRow,
+    LayerRecord,
+    PreparedDocument,
+    WriteReport,
+)
 from chronorag.store.locking import begin_immediate, busy_budget
 from chronorag.store.migrations import applied
 from chronorag.store.opening import open_database
@@ -381,6 +389,24 @@ class SQLiteStore:
         """Ids of every chunk of the given documents."""
         with self._lock:
             return people_sql.chunk_ids_of(self._conn, doc_ids)
+
+    # -- API keys ---------------------------------------------------------------------------
+
+    def add_api_key(self, key: ApiKey, *, digest: str) -> None:
+        with self._errors("key add"), self._transaction() as conn:
+            keys_sql.add(conn, key, digest=digest)
+
+    def api_key(self, digest: str) -> ApiKey | None:
+        with self._lock:
+            return keys_sql.by_digest(self._conn, digest)
+
+    def api_keys(self) -> list[ApiKey]:
+        with self._lock:
+            return keys_sql.every(self._conn)
+
+    def revoke_api_key(self, key_id: str, *, at: datetime) -> bool:
+        with self._errors("key revoke"), self._transaction() as conn:
+            return keys_sql.revoke(conn, key_id, at=at)
 
     # -- semantic layer ---------------------------------------------------------------------
 

@@ -1,0 +1,199 @@
+"""The API's routes: thin, each one parse → :class:`Service` → JSON.
+
+Everything a route needs comes from the application state (``Context``): the service,
+the clock, the limits and the turn that questions take one after another.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, tzinfo
+from typing import Annotated, Any, TypeVar
+
+import anyio
+from fastapi import APIRouter, Depends, Query, Request
+from fastapi.responses import JSONResponse
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+
+from chronorag.serve.keys import authenticate
+from chronorag.serve.schemas import AskBody, ContextBody, ExtractBody, zone
+from chronorag.serve.service import ApiError, Service, Upload, require_admin
+from chronorag.store.base import ApiKey
+
+T = TypeVar("T")
+NDJSON = "application/x-ndjson"
+router = APIRouter(prefix="/v1")
+
+
+@dataclass(frozen=True)
+class Context:
+    """What the routes share: set once by ``create_app`` in ``app.state.context``."""
+
+    service: Service
+    clock: Callable[[], datetime]
+    read_s: float
+    # Questions take turns on the event loop, not inside worker threads: a queue of
+    # questions then holds no thread, and time expressions, health checks and uploads
+    # keep being served beside it.
+    turns: anyio.Lock
+
+    def now(self, value: datetime | None) -> datetime:
+        return value if value is not None else self.clock()
+
+    async def read(self, fn: Callable[[], T]) -> T:
+        """``fn()`` in a worker thread when the questions before it are answered; 503
+        when that takes longer than the limit."""
+        try:
+            with anyio.fail_after(self.read_s):
+                async with self.turns:
+                    return await anyio.to_thread.run_sync(fn, abandon_on_cancel=True)
+        except TimeoutError:
+            raise ApiError(503, "timeout", f"not answered within {self.read_s:g} s; the "
+                           "server is busy: retry later") from None
+
+
+def context_of(request: Request) -> Context:
+    context: Context = request.app.state.context
+    return context
+
+
+_BEARER = HTTPBearer(auto_error=False, description="a key from `chronorag keys add`")
+Ctx = Annotated[Context, Depends(context_of)]
+
+
+def caller(ctx: Ctx, credentials: Annotated[HTTPAuthorizationCredentials | None,
+                                            Depends(_BEARER)]) -> ApiKey:
+    """The live key of the request, or a 401."""
+    if credentials is None or credentials.scheme.lower() != "bearer":
+        raise ApiError(401, "unauthorized", "send Authorization: Bearer KEY (make a key "
+                       "with: chronorag keys add --user ID)")
+    key = authenticate(ctx.service.reader.store, credentials.credentials)
+    if key is None:
+        raise ApiError(401, "unauthorized", "this key is unknown or revoked")
+    return key
+
+
+Caller = Annotated[ApiKey, Depends(caller)]
+
+
+def _zone(name: str | None) -> tzinfo | None:
+    try:
+        return zone(name)
+    except ValueError as exc:
+        raise ApiError(422, "invalid_request", str(exc)) from None
+
+
+def _moment(value: str | None, field: str) -> datetime | None:
+    if value is None:
+        return None
+    try:
+        return datetime.fromisoformat(value)
+    except ValueError:
+        raise ApiError(422, "invalid_request", f"{field}: not an ISO 8601 date or datetime:"
+                       f" {value!r}") from None
+
+
+@router.get("/whoami", tags=["ask"])
+def whoami(key: Caller) -> dict[str, Any]:
+    """The key's id, user and whether it is an admin key."""
+    return {"id": key.id, "user": key.user, "admin": key.admin}
+
+
+@router.post("/ask", tags=["ask"])
+async def ask(body: AskBody, key: Caller, ctx: Ctx) -> JSONResponse:
+    """Exactly ``chronorag ask --json``, asked by the key's user."""
+    tz, now = _zone(body.tz), ctx.now(body.now)
+    return JSONResponse(await ctx.read(lambda: ctx.service.ask(
+        key, body.question, now=now, as_of=body.as_of, k=body.k, tz=tz)))
+
+
+@router.post("/context", tags=["ask"])
+async def context(body: ContextBody, key: Caller, ctx: Ctx) -> JSONResponse:
+    """``chronorag context --json``: the semantic layer's pack for text-to-SQL."""
+    tz, now = _zone(body.tz), ctx.now(body.now)
+    return JSONResponse(await ctx.read(lambda: ctx.service.context(
+        body.question, now=now, as_of=body.as_of, budget=body.budget, shares=body.shares,
+        tz=tz)))
+
+
+def _reference(ctx: Context, now: datetime | None, tz: tzinfo) -> datetime:
+    moment = ctx.now(now)
+    return moment.replace(tzinfo=tz) if moment.tzinfo is None else moment
+
+
+@router.get("/time", tags=["time"])
+def time_expression(key: Caller, ctx: Ctx,
+                    expression: Annotated[str, Query(max_length=1000)],
+                    now: Annotated[str | None, Query()] = None,
+                    tz: Annotated[str | None, Query()] = None) -> dict[str, Any]:
+    """``chronorag time EXPRESSION --json``: ``{"text", "start", "end", "granularity"}``."""
+    from chronorag.timex import parse_one
+
+    zone_ = _zone(tz) or ctx.service.tz
+    moment = _reference(ctx, _moment(now, "now"), zone_)
+    return parse_one(expression, now=moment, tz=zone_).to_json()
+
+
+@router.post("/time/extract", tags=["time"])
+def time_extract(key: Caller, ctx: Ctx, body: ExtractBody) -> dict[str, Any]:
+    """``chronorag time --extract``: every time expression of ``text``, in order."""
+    from chronorag.timex import extract
+
+    zone_ = _zone(body.tz) or ctx.service.tz
+    found = extract(body.text, now=_reference(ctx, body.now, zone_), tz=zone_)
+    return {"expressions": [item.to_json() for item in found]}
+
+
+@router.post("/documents", tags=["documents"])
+async def upload(request: Request, key: Caller, ctx: Ctx,
+                 name: Annotated[str, Query(max_length=200)] = "upload.jsonl"
+                 ) -> dict[str, Any]:
+    """Ingest a JSON Lines body (``application/x-ndjson``) or files sent as
+    ``multipart/form-data`` in the field ``files``; all or nothing, like the CLI."""
+    require_admin(key, "uploading documents")
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind in (NDJSON, "application/jsonl"):
+        uploads = [Upload(name, await request.body())]
+    elif kind == "multipart/form-data":
+        form = await request.form(max_files=1000, max_fields=1000)
+        uploads = [Upload(str(item.filename or ""), await item.read())
+                   for item in form.getlist("files") if not isinstance(item, str)]
+    else:
+        raise ApiError(415, "unsupported_media_type", f"send documents as {NDJSON} (a JSON "
+                       "Lines body) or multipart/form-data (files in the field 'files')")
+    now = ctx.now(None)
+    result: dict[str, Any] = await anyio.to_thread.run_sync(
+        lambda: ctx.service.ingest(key, uploads, now=now))
+    return result
+
+
+@router.get("/documents/{doc_id:path}", tags=["documents"])
+def get_document(doc_id: str, key: Caller, ctx: Ctx) -> dict[str, Any]:
+    """A stored document with every field, when the key may see it."""
+    return ctx.service.document(key, doc_id)
+
+
+@router.delete("/documents/{doc_id:path}", tags=["documents"])
+def delete_document(doc_id: str, key: Caller, ctx: Ctx) -> dict[str, Any]:
+    """Delete a document (admin keys)."""
+    return ctx.service.delete(key, doc_id)
+
+
+@router.get("/review", tags=["documents"])
+async def review(key: Caller, ctx: Ctx, as_of: Annotated[str | None, Query()] = None,
+                 threshold: Annotated[float, Query(gt=0, le=1)] = 0.9) -> Any:
+    """``chronorag review --json`` (admin keys)."""
+    moment = _reference(ctx, _moment(as_of, "as_of"), ctx.service.tz)
+    return await ctx.read(lambda: ctx.service.review(key, as_of=moment,
+                                                     threshold=threshold))
+
+
+@router.post("/people", tags=["documents"])
+async def people(request: Request, key: Caller, ctx: Ctx) -> dict[str, Any]:
+    """Replace people and access grants with a people file (JSON body; admin keys)."""
+    require_admin(key, "loading people and access grants")
+    text = (await request.body()).decode("utf-8", "replace")
+    result: dict[str, Any] = await anyio.to_thread.run_sync(
+        lambda: ctx.service.load_people(key, text, name="people.json"))
+    return result

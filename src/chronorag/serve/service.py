@@ -1,0 +1,237 @@
+"""What the HTTP API does, without HTTP: one warm engine for every reader, one writer.
+
+Questions share one engine (its models and indexes stay loaded) and are answered one at
+a time: they are CPU-bound and the models already use every core. Writes (uploads,
+deletes, people) go through a second engine on its own connection to the store, so
+questions keep being answered from the last committed state while an upload ingests; the
+reader's indexes follow the store's generation by themselves.
+"""
+
+from __future__ import annotations
+
+import logging
+import tempfile
+import threading
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime, tzinfo
+from pathlib import Path, PurePath
+from typing import Any
+
+from chronorag.engine import Engine
+from chronorag.errors import FieldError, ValidationError
+from chronorag.ingest import SUFFIXES, Named
+from chronorag.model import Document, Interval
+from chronorag.people.load import parse_directory
+from chronorag.store.base import ApiKey
+
+log = logging.getLogger(__name__)
+MAX_NAME = 200
+
+
+class ApiError(Exception):
+    """A request that cannot be served: an HTTP status, a stable code, what to do, and the
+    input problems (``file:line: field: reason``) when there are any."""
+
+    def __init__(self, status: int, code: str, message: str, *,
+                 problems: Sequence[FieldError] = ()) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message
+        self.problems = tuple(problems)
+
+    def to_json(self) -> dict[str, Any]:
+        body: dict[str, Any] = {"status": self.status, "code": self.code,
+                                "message": self.message}
+        if self.problems:
+            body["errors"] = [{"file": p.path, "line": p.line, "field": p.field,
+                               "reason": p.reason} for p in self.problems]
+        return {"error": body}
+
+
+@dataclass(frozen=True)
+class Upload:
+    """One uploaded file: the name its sender gave it and its bytes."""
+
+    name: str
+    data: bytes
+
+
+def require_admin(key: ApiKey, what: str) -> None:
+    if not key.admin:
+        raise ApiError(403, "forbidden", f"{what} needs an admin key; this key "
+                       f"({key.id}, user {key.user!r}) may only ask")
+
+
+class Service:
+    """The engine behind ``chronorag serve``; every method takes the caller's key."""
+
+    def __init__(self, db: str, *, tz: tzinfo, config: str = "default") -> None:
+        self.db, self.tz, self._config = db, tz, config
+        self.reader = Engine(db, tz=tz, config=config)
+        self._read_lock = threading.Lock()
+        self._write_lock = threading.Lock()
+        self._writer: Engine | None = None
+
+    def warm_up(self) -> None:
+        """Load the models and indexes now, so the first question pays no cold start."""
+        self.reader.warm_up().join()
+        with self._read_lock:
+            self.reader.refresh_indexes()
+
+    def close(self) -> None:
+        with self._write_lock:
+            if self._writer is not None and self._writer is not self.reader:
+                self._writer.close()
+        with self._read_lock:
+            self.reader.close()
+
+    # -- reading ----------------------------------------------------------------------
+
+    def ask(self, key: ApiKey, question: str, *, now: datetime, as_of: datetime | None,
+            k: int, tz: tzinfo | None) -> dict[str, Any]:
+        """``ask --json`` for the key's user (their privacy rules, never an admin's view)."""
+        with self._read_lock:
+            answer = self.reader.ask(question, now=now, as_of=as_of, user=key.user, k=k,
+                                     tz=tz)
+        return answer.to_json()
+
+    def context(self, question: str, *, now: datetime, as_of: datetime | None,
+                budget: int | None, shares: Mapping[str, float] | None,
+                tz: tzinfo | None) -> dict[str, Any]:
+        from chronorag.semantic import build_context
+        from chronorag.semantic.pack import CATEGORIES, DEFAULT_SHARES
+
+        unknown = sorted(set(shares or {}) - set(CATEGORIES))
+        if unknown:
+            raise ApiError(422, "invalid_request", f"unknown share categories {unknown}; "
+                           "use " + ", ".join(CATEGORIES))
+        with self._read_lock:
+            engine = self.reader
+            if engine.store.layer_generation() == 0:
+                raise ApiError(404, "no_semantic_layer", "the store has no semantic layer; "
+                               "ingest one first (chronorag ingest layer.yaml)")
+            pack = build_context(
+                engine.store, question, now=now, as_of=as_of, budget=budget,
+                shares={**DEFAULT_SHARES, **(shares or {})}, tz=tz or self.tz,
+                embedder=engine.components.embedder(engine.config.embedder))
+        return pack.to_json()
+
+    def document(self, key: ApiKey, doc_id: str) -> dict[str, Any]:
+        """A stored document with every field, if the key may see it."""
+        store = self.reader.store
+        self._check_visible(key, doc_id)
+        found = store.documents([doc_id])
+        if not found:
+            raise ApiError(404, "not_found", f"no document {doc_id!r} in the store")
+        return document_json(found[0], tz=self.tz)
+
+    def review(self, key: ApiKey, *, as_of: datetime, threshold: float) -> dict[str, Any]:
+        from chronorag.review import review
+
+        require_admin(key, "the review (it lists every owner's documents and records)")
+        with self._read_lock:
+            return review(self.reader.store, as_of=as_of, threshold=threshold).to_json()
+
+    def _check_visible(self, key: ApiKey, doc_id: str) -> None:
+        if key.admin:
+            return
+        visible = self.reader.store.visible_doc_ids(key.user, among=[doc_id])
+        if visible is None or doc_id not in visible:
+            # Said the same way whether the id exists or is someone else's record: the
+            # answer must not tell which.
+            raise ApiError(403, "forbidden", f"document {doc_id!r} is not visible to "
+                           "this key: it does not exist, or it is a record of someone "
+                           "who has not granted this key's user access")
+
+    # -- writing ----------------------------------------------------------------------
+
+    def ingest(self, key: ApiKey, uploads: Sequence[Upload], *, now: datetime
+               ) -> dict[str, Any]:
+        """Validate every uploaded file, then ingest them all; a rejected upload changes
+        nothing (``ApiError`` 422 with each problem)."""
+        require_admin(key, "uploading documents")
+        names = _check_names(uploads)
+        with tempfile.TemporaryDirectory(prefix="chronorag-upload-") as tmp:
+            inputs = []
+            for number, (upload, name) in enumerate(zip(uploads, names, strict=True)):
+                path = Path(tmp) / f"{number}{PurePath(name).suffix.lower()}"
+                path.write_bytes(upload.data)
+                inputs.append(Named(path, name))
+            with self._write_lock:
+                try:
+                    report = self._writer_engine().ingest(inputs, now=now)
+                except ValidationError as exc:
+                    raise ApiError(422, "invalid_documents", f"rejected: {len(exc.errors)} "
+                                   "problem(s); nothing was stored",
+                                   problems=exc.errors) from None
+        return report.to_json()
+
+    def delete(self, key: ApiKey, doc_id: str) -> dict[str, Any]:
+        require_admin(key, "deleting documents")
+        with self._write_lock:
+            deleted = self._writer_engine().delete([doc_id])
+        if not deleted:
+            raise ApiError(404, "not_found", f"no document {doc_id!r} in the store")
+        return {"deleted": list(deleted)}
+
+    def load_people(self, key: ApiKey, text: str, *, name: str) -> dict[str, Any]:
+        require_admin(key, "loading people and access grants")
+        directory = parse_directory(text, path=name)  # ValidationError: the caller's 422
+        with self._write_lock:
+            self._writer_engine().store.replace_people(directory)
+        return directory.to_json()
+
+    def _writer_engine(self) -> Engine:
+        if self._writer is None:
+            # An in-memory store exists only in the reader's connection: it writes too.
+            self._writer = self.reader if self.db == ":memory:" else Engine(
+                self.db, tz=self.tz, config=self._config)
+        return self._writer
+
+
+def _check_names(uploads: Sequence[Upload]) -> list[str]:
+    if not uploads:
+        raise ApiError(422, "invalid_request", "no files: send one or more .jsonl, .md or "
+                       ".txt files in the form field 'files', or a JSON Lines body")
+    names: list[str] = []
+    problems: list[FieldError] = []
+    for number, upload in enumerate(uploads, 1):
+        # Only the last part of a name: a sender's folders mean nothing on the server.
+        name = PurePath(upload.name.replace("\\", "/")).name.strip()
+        if not name or len(name) > MAX_NAME:
+            problems.append(FieldError(f"file {number}", 0, "filename",
+                                       f"must be 1 to {MAX_NAME} characters"))
+        elif PurePath(name).suffix.lower() not in SUFFIXES:
+            problems.append(FieldError(name, 0, "path", f"unsupported file type "
+                                       f"{PurePath(name).suffix!r}; use " + ", ".join(SUFFIXES)))
+        elif name in names:
+            problems.append(FieldError(name, 0, "filename", "sent twice; send each file once"))
+        names.append(name)
+    if problems:
+        raise ApiError(422, "invalid_documents", f"rejected: {len(problems)} problem(s); "
+                       "nothing was stored", problems=problems)
+    return names
+
+
+def _interval(value: Interval | None, tz: tzinfo) -> dict[str, Any] | None:
+    if value is None:
+        return None
+    return Interval(None if value.start is None else value.start.astimezone(tz),
+                    None if value.end is None else value.end.astimezone(tz),
+                    value.granularity).to_json()
+
+
+def document_json(doc: Document, *, tz: tzinfo) -> dict[str, Any]:
+    """Every field of a stored document; times as ``{"start", "end", "granularity"}``, in
+    ``tz`` (the zone the server reads naive times in)."""
+    return {
+        "id": doc.id, "title": doc.title, "text": doc.text, "source_type": doc.source_type,
+        "status": None if doc.status is None else doc.status.value,
+        **{name: _interval(getattr(doc, name), tz) for name in
+           ("valid_from", "valid_to", "occurred_at", "published_at", "modified_at")},
+        "ingested_at": None if doc.ingested_at is None else doc.ingested_at.isoformat(),
+        "supersedes": list(doc.supersedes), "derived_from": list(doc.derived_from),
+        "subject": doc.subject, "owner": doc.owner, "metadata": dict(doc.metadata),
+        "source": doc.source,
+    }
+

@@ -1,0 +1,409 @@
+// The chronorag page: ask a question, see why an answer was chosen; upload documents.
+// Every piece of server text goes through textContent (never innerHTML): it is user content.
+
+import { drawTimeline, formatTime, validZone } from "./timeline.js";
+
+const KEY_STORAGE = "chronorag.key";
+const $ = (id) => document.getElementById(id);
+const browserZone = Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
+const CJK = /[\u3000-\u303f\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]/;
+
+// Plain-language notes for the flags the engine sets (unknown flags still show, untitled).
+const FLAG_NOTES = {
+  superseded: "a newer version that lists this one in supersedes is valid at the asked time",
+  derived_copy: "a copy of another document: shares its fate and never counts as an independent vote",
+  not_yet_valid: "valid only from a time after the asked time",
+  expired: "its validity ended at or before the asked time",
+  draft: "a draft: drafts never answer",
+  retired: "retired: retired documents never answer",
+  undated: "no usable date: an answer resting on it is uncertain",
+  non_decisive: "this kind of source (e.g. a forum) never decides an answer",
+  time_verified: "its time matches the time in the question",
+  rests_on_undated: "the answer rests on a document without a usable date",
+  parallel_views: "sources with different owners disagree; each owner's view is shown",
+  only_upcoming: "only versions valid after the asked time were found",
+  no_applicable_evidence: "nothing found applies at the asked time",
+};
+const BAD_FLAGS = new Set(["superseded", "not_yet_valid", "expired", "draft", "retired", "violates_time"]);
+const GOOD_FLAGS = new Set(["time_verified"]);
+
+// --- small DOM helpers ----------------------------------------------------------------
+
+function h(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "class") node.className = v;
+    else if (k === "dataset") Object.assign(node.dataset, v);
+    else node.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children.flat()) if (c !== null && c !== undefined) node.append(c);
+  return node;
+}
+
+function langOf(text) {
+  return CJK.test(text || "") ? "zh" : "en";
+}
+
+function flagBadge(flag) {
+  const tone = BAD_FLAGS.has(flag) ? "bad" : GOOD_FLAGS.has(flag) ? "good" : "warn";
+  return h("span", { class: `badge flag ${tone}`, "data-flag": flag, title: FLAG_NOTES[flag] ?? null },
+    flag.replaceAll("_", " "));
+}
+
+// --- the key and who it belongs to ----------------------------------------------------
+
+let me = null; // {user, admin} once the key is known good
+let keyCheck = 0; // only the latest check may update the page
+
+function key() {
+  return $("key").value.trim();
+}
+
+class ApiError extends Error {
+  constructor(status, body) {
+    const err = body?.error ?? {};
+    super(err.message || `HTTP ${status}`);
+    this.status = err.status ?? status;
+    this.code = err.code ?? null;
+    this.errors = Array.isArray(err.errors) ? err.errors : [];
+  }
+}
+
+async function api(path, { method = "GET", json, form, signal } = {}) {
+  const headers = {};
+  if (key()) headers.Authorization = `Bearer ${key()}`;
+  let body;
+  if (json !== undefined) {
+    headers["Content-Type"] = "application/json";
+    body = JSON.stringify(json);
+  } else if (form !== undefined) {
+    body = form; // the browser sets the multipart boundary
+  }
+  let response;
+  try {
+    response = await fetch(path, { method, headers, body, signal });
+  } catch (e) {
+    if (e.name === "AbortError") throw e;
+    throw new ApiError(0, { error: { message: "Could not reach the server. Is `chronorag serve` running?" } });
+  }
+  let data = null;
+  const text = await response.text();
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = null;
+  }
+  if (!response.ok) {
+    if (!data?.error) data = { error: { message: `${response.status} ${response.statusText}: ${text.slice(0, 200)}` } };
+    throw new ApiError(response.status, data);
+  }
+  return data;
+}
+
+function explain(error) {
+  if (error.status === 401) return `${error.message} — enter a valid API key at the top right.`;
+  if (error.status === 403) return `${error.message} — this needs an admin key.`;
+  return error.message;
+}
+
+async function checkKey() {
+  const box = $("whoami"), seq = ++keyCheck;
+  me = null;
+  box.className = "whoami";
+  if (!key()) {
+    box.textContent = "no key";
+    box.classList.add("unknown");
+    updateUploadNote();
+    return;
+  }
+  try {
+    const who = await api("v1/whoami");
+    if (seq !== keyCheck) return;
+    me = who;
+    box.textContent = me.admin ? `${me.user} · admin` : me.user;
+    box.classList.add(me.admin ? "admin" : "user");
+  } catch (e) {
+    if (seq !== keyCheck) return;
+    box.textContent = e.status === 401 ? "key rejected" : "server unreachable";
+    box.classList.add("bad");
+  }
+  updateUploadNote();
+}
+
+function setupKey() {
+  const input = $("key");
+  $("key-form").addEventListener("submit", (e) => { e.preventDefault(); checkKey(); });
+  input.value = localStorage.getItem(KEY_STORAGE) ?? "";
+  let timer = null;
+  input.addEventListener("input", () => {
+    if (key()) localStorage.setItem(KEY_STORAGE, key());
+    else localStorage.removeItem(KEY_STORAGE);
+    clearTimeout(timer);
+    timer = setTimeout(checkKey, 300);
+  });
+  checkKey();
+}
+
+// --- tabs ------------------------------------------------------------------------------
+
+function showTab() {
+  const name = location.hash === "#documents" ? "documents" : "ask";
+  for (const tab of document.querySelectorAll(".tab")) {
+    tab.setAttribute("aria-selected", String(tab.dataset.tab === name));
+  }
+  $("view-ask").hidden = name !== "ask";
+  $("view-documents").hidden = name !== "documents";
+}
+
+// --- asking ------------------------------------------------------------------------------
+
+let inFlight = null;
+
+// datetime-local gives "2026-11-25T10:00" (or with seconds); the server reads it in tz.
+function localValue(input) {
+  const v = input.value;
+  if (!v) return undefined;
+  return v.length === 16 ? `${v}:00` : v;
+}
+
+function showAskError(message) {
+  const box = $("ask-error");
+  box.replaceChildren(h("p", {}, message));
+  box.hidden = false;
+}
+
+async function ask(event) {
+  event?.preventDefault();
+  const question = $("question").value.trim();
+  if (!question) {
+    $("question").focus();
+    return;
+  }
+  const tz = $("tz").value.trim() || browserZone;
+  if (!validZone(tz)) {
+    showAskError(`Unknown time zone "${tz}": use an IANA name such as Europe/Berlin or Asia/Shanghai.`);
+    return;
+  }
+  const body = { question, tz };
+  const now = localValue($("now")), asOf = localValue($("as-of")), k = $("k").value;
+  if (now) body.now = now;
+  if (asOf) body.as_of = asOf;
+  if (k) body.k = Number(k);
+
+  inFlight?.abort();
+  const controller = new AbortController();
+  inFlight = controller;
+  const view = $("view-ask");
+  view.dataset.state = "loading";
+  $("result").hidden = true;
+  $("ask-error").hidden = true;
+  $("ask-button").disabled = true;
+  $("ask-button").textContent = "Asking…";
+  try {
+    const result = await api("v1/ask", { method: "POST", json: body, signal: controller.signal });
+    renderResult(result, tz);
+    view.dataset.state = "done";
+  } catch (e) {
+    if (e.name === "AbortError") return;
+    showAskError(explain(e));
+    view.dataset.state = "error";
+  } finally {
+    if (inFlight === controller) {
+      inFlight = null;
+      $("ask-button").disabled = false;
+      $("ask-button").textContent = "Ask";
+    }
+  }
+}
+
+function renderResult(r, tz) {
+  const status = $("status");
+  status.textContent = (r.status || "").replaceAll("_", " ");
+  status.className = `status status-${r.status}`;
+  status.dataset.status = r.status;
+
+  const answer = $("answer");
+  answer.textContent = r.answer ?? "No answer";
+  answer.lang = langOf(r.answer);
+  answer.classList.toggle("none", r.answer === null || r.answer === undefined);
+
+  $("flags").replaceChildren(...(r.flags || []).map(flagBadge));
+  const asked = [
+    h("span", {}, "asked at ", h("time", { datetime: r.now, title: r.now }, formatTime(r.now, tz))),
+    h("span", {}, "true as of ", h("time", { datetime: r.as_of, title: r.as_of, "data-testid": "as-of-shown" }, formatTime(r.as_of, tz))),
+    h("span", { class: "hint" }, `times shown in ${tz}`),
+  ];
+  $("asked").replaceChildren(...asked);
+  renderUnderstanding(r.understanding || {}, tz);
+
+  const evidence = r.evidence || [], upcoming = r.upcoming || [];
+  $("evidence").replaceChildren(...evidence.map((item, i) => card(item, i, "evidence", tz)));
+  $("evidence").append(...(evidence.length ? [] : [h("li", { class: "empty" }, "No evidence was found.")]));
+  $("evidence-count").textContent = `(${evidence.length})`;
+  $("upcoming").replaceChildren(...upcoming.map((item, i) => card(item, i, "upcoming", tz)));
+  $("upcoming-count").textContent = `(${upcoming.length})`;
+  $("upcoming-section").hidden = upcoming.length === 0;
+
+  const rows = [
+    ...evidence.map((item, i) => ({ item, group: "evidence", id: `evidence-${i}` })),
+    ...upcoming.map((item, i) => ({ item, group: "upcoming", id: `upcoming-${i}` })),
+  ];
+  $("timeline-box").replaceChildren(rows.length
+    ? drawTimeline({ rows, asOf: r.as_of, now: r.now, constraint: r.understanding?.constraint, tz, onSelect: focusCard })
+    : h("p", { class: "hint" }, "Nothing to draw."));
+  $("result").hidden = false;
+}
+
+function renderUnderstanding(u, tz) {
+  const c = u.constraint || {};
+  const range = (s, e) => `[${s ? formatTime(s, tz) : "…"}, ${e ? formatTime(e, tz) : "…"})`;
+  const rows = [
+    ["content", u.content],
+    ["intent", u.intent],
+    ["constraint", c.relation ? `${c.order ? c.order + " / " : ""}${c.relation}${c.relation !== "none" ? " " + range(c.start, c.end) : ""}` : null],
+    ["time expressions", (u.time_expressions || []).map((t) => `“${t.text}” → ${range(t.start, t.end)} (${t.granularity})`).join("; ") || "none"],
+    ["entities", (u.entities || []).map((e) => (e.id ? `${e.text} = ${e.id}` : e.text)).join(", ") || "none"],
+  ];
+  $("understanding-list").replaceChildren(...rows.filter(([, v]) => v !== null && v !== undefined)
+    .flatMap(([k, v]) => [h("dt", {}, k), h("dd", { lang: langOf(String(v)) }, String(v))]));
+}
+
+function focusCard(id) {
+  const node = $(id);
+  if (!node) return;
+  node.scrollIntoView({ behavior: "smooth", block: "center" });
+  node.classList.remove("flash");
+  void node.offsetWidth; // restart the animation
+  node.classList.add("flash");
+}
+
+// The chunk text with the best sentence marked; the sentence apart when it is not in the text.
+function highlighted(text, sentence) {
+  const p = h("p", { class: "text", lang: langOf(text) });
+  const at = sentence ? text.indexOf(sentence) : -1;
+  if (at < 0) {
+    p.append(text);
+    if (!sentence) return [p];
+    return [p, h("p", { class: "best" }, "best sentence: ", h("mark", { lang: langOf(sentence) }, sentence))];
+  }
+  p.append(text.slice(0, at), h("mark", {}, sentence), text.slice(at + sentence.length));
+  return [p];
+}
+
+function card(item, index, group, tz) {
+  const flags = item.flags || [];
+  const applicable = group === "upcoming"
+    ? h("span", { class: "badge upcoming", "data-testid": "validity" }, "upcoming")
+    : item.applicable
+      ? h("span", { class: "badge ok", "data-testid": "validity" }, "applicable")
+      : h("span", { class: "badge bad", "data-testid": "validity" }, "not applicable");
+  const dates = [
+    ["valid from", item.valid_from], ["valid to", item.valid_to],
+    ["occurred", item.occurred_at], ["published", item.published_at],
+  ].filter(([, v]) => v);
+  const scores = Object.entries(item.scores || {});
+  const score = typeof item.score === "number" ? item.score.toFixed(4) : String(item.score ?? "");
+  return h("li", {
+    class: `card ${group === "upcoming" ? "is-upcoming" : item.applicable ? "is-applicable" : "is-inapplicable"}`,
+    id: `${group}-${index}`,
+    "data-testid": group === "upcoming" ? "upcoming-card" : "evidence-card",
+    "data-doc-id": item.doc_id, "data-applicable": String(Boolean(item.applicable)),
+    "data-flags": flags.join(" "),
+  },
+  h("div", { class: "card-head" },
+    h("span", { class: "rank" }, String(index + 1)),
+    h("h3", { class: "title", lang: langOf(item.title) }, item.title || item.doc_id),
+    h("span", { class: "score", title: "final score (relevance × time)", "data-testid": "score" }, `score ${score}`)),
+  h("div", { class: "badges" }, applicable, ...flags.map(flagBadge)),
+  h("div", { class: "meta" },
+    h("code", { "data-testid": "doc-id" }, item.doc_id),
+    item.source_type ? h("span", { class: "source" }, item.source_type) : null,
+    item.status ? h("span", { class: `doc-status doc-status-${item.status}` }, item.status) : null,
+    item.owner ? h("span", {}, `owner ${item.owner}`) : null,
+    h("span", { class: "hint", title: item.chunk_id }, `chars ${item.start}–${item.end}`)),
+  dates.length
+    ? h("dl", { class: "dates" }, ...dates.flatMap(([k, v]) => [
+      h("dt", {}, k), h("dd", {}, h("time", { datetime: v, title: v }, formatTime(v, tz)))]))
+    : h("p", { class: "dates none" }, "no dates"),
+  ...highlighted(item.text || "", item.sentence),
+  scores.length
+    ? h("details", { class: "scores" }, h("summary", {}, "scores"),
+      h("table", {}, ...scores.map(([k, v]) => h("tr", {}, h("th", {}, k),
+        h("td", {}, typeof v === "number" ? v.toFixed(4) : String(v))))))
+    : null);
+}
+
+function setupAsk() {
+  $("tz").value = browserZone;
+  const list = $("tz-list");
+  const zones = typeof Intl.supportedValuesOf === "function" ? Intl.supportedValuesOf("timeZone") : [];
+  list.append(...zones.map((z) => h("option", { value: z })));
+  $("ask-form").addEventListener("submit", ask);
+  const q = $("question");
+  q.addEventListener("keydown", (e) => {
+    // Enter asks; Shift+Enter is a new line; Enter that confirms an IME candidate does not ask.
+    if (e.key === "Enter" && !e.shiftKey && !e.isComposing && e.keyCode !== 229) ask(e);
+  });
+  q.addEventListener("input", () => { q.lang = langOf(q.value); });
+}
+
+// --- documents ---------------------------------------------------------------------------
+
+function updateUploadNote() {
+  const note = $("upload-note");
+  note.hidden = !(me && !me.admin);
+  note.textContent = me && !me.admin ? `The key of ${me.user} is not an admin key: the server will refuse uploads.` : "";
+}
+
+function problem(p) {
+  const where = [p.file, p.line].filter((v) => v !== null && v !== undefined && v !== "").join(":");
+  return [where, p.field, p.reason].filter((v) => v !== null && v !== undefined && v !== "").join(": ");
+}
+
+function count(v) {
+  return Array.isArray(v) ? v.length : Number(v ?? 0);
+}
+
+async function upload(event) {
+  event.preventDefault();
+  const files = $("files").files;
+  const report = $("upload-report"), errorBox = $("upload-error");
+  report.hidden = true;
+  errorBox.hidden = true;
+  if (!files.length) {
+    $("upload-error-message").textContent = "Choose one or more .jsonl, .md or .txt files first.";
+    $("upload-errors").replaceChildren();
+    errorBox.hidden = false;
+    return;
+  }
+  const form = new FormData();
+  for (const f of files) form.append("files", f, f.name);
+  $("upload-button").disabled = true;
+  $("upload-button").textContent = "Uploading…";
+  try {
+    const r = await api("v1/documents", { method: "POST", form });
+    const parts = [`${count(r.files)} file(s)`, `${count(r.added)} added`, `${count(r.replaced)} replaced`,
+      `${count(r.unchanged)} unchanged`, `${count(r.chunks)} chunk(s) written`];
+    const ids = ["added", "replaced"].flatMap((k) => (Array.isArray(r[k]) ? r[k].map((id) => `${k}: ${id}`) : []));
+    report.replaceChildren(h("p", {}, parts.join(", ")),
+      ...(ids.length ? [h("ul", {}, ...ids.map((t) => h("li", {}, t)))] : []));
+    report.hidden = false;
+  } catch (e) {
+    $("upload-error-message").textContent = explain(e);
+    $("upload-errors").replaceChildren(...e.errors.map((p) => h("li", { "data-testid": "upload-problem" }, problem(p))));
+    errorBox.hidden = false;
+  } finally {
+    $("upload-button").disabled = false;
+    $("upload-button").textContent = "Upload";
+  }
+}
+
+// --- start -------------------------------------------------------------------------------
+
+setupKey();
+setupAsk();
+$("upload-form").addEventListener("submit", upload);
+window.addEventListener("hashchange", showTab);
+showTab();
+document.documentElement.dataset.ready = "true";

@@ -1,0 +1,324 @@
+"""The web page in a real browser: headless Chromium (Playwright) against `chronorag serve`.
+
+The `served` fixture (tests/serve/conftest.py) is a running server over the demo corpus
+(`chronorag.demo.demo_corpus()`) and people (`demo_people()`), with `.url`, `.admin_key` and
+`.user_key` (both keys of user "me"; only the first may write).
+
+Every question is asked at the demo's moment, 2026-11-25 10:00 in Asia/Shanghai, the zone
+the browser runs in, so the page's time-zone field defaults to it. One full-page screenshot
+per case goes to $CHRONORAG_ARTIFACTS, else tests/serve/artifacts/ (page.png is for the README).
+
+Without Chromium or Playwright the module is skipped, except under CI (env CI set), where
+that is a failure: CI installs both.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+try:
+    from playwright.sync_api import expect, sync_playwright
+except ImportError:  # the `browser` fixture skips (or fails under CI) with the reason
+    expect = sync_playwright = None
+
+pytestmark = pytest.mark.slow
+
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+ZONE = "Asia/Shanghai"
+NOW = "2026-11-25T10:00"  # chronorag.demo.DEMO_NOW as the datetime-local input takes it
+# In the first person on purpose: every key asks as a user ("me" here), and a question
+# that names only "I" must still reach the public policies, not only the asker's records.
+RETURN_QUESTION = "How many days do I have to return an item?"
+LUNCH_QUESTION = "上周二我几点吃的午饭？"  # last Tuesday = 2026-11-17; rec-001 says 12:30
+ASK_TIMEOUT_MS = 240_000  # the first question loads the models in the server
+
+
+# --- browser plumbing -------------------------------------------------------------------
+
+def _chromium() -> str | None:
+    if Path("/usr/bin/chromium").exists():
+        return "/usr/bin/chromium"
+    return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+def _missing(what: str) -> None:
+    if os.environ.get("CI"):
+        pytest.fail(f"{what}; CI must provide it (apt-get install chromium, "
+                    f"pip install playwright) for the page tests", pytrace=False)
+    pytest.skip(f"{what}: the page tests need a real browser")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if sync_playwright is None:
+        _missing("the playwright package is not installed")
+    path = _chromium()
+    if path is None:
+        _missing("chromium is not installed (looked for /usr/bin/chromium and on PATH)")
+    with sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture(scope="module")
+def artifacts() -> Path:
+    folder = Path(os.environ.get("CHRONORAG_ARTIFACTS") or Path(__file__).parent / "artifacts")
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+@pytest.fixture
+def page(browser, served):
+    """A fresh 1280x800 tab in Asia/Shanghai. It may reach only the server (the page must
+    work offline: no CDN, no web font); uncaught script errors fail the test."""
+    context = browser.new_context(viewport={"width": 1280, "height": 800},
+                                  timezone_id=ZONE, locale="en-US")
+    outside: list[str] = []
+    errors: list[str] = []
+
+    def only_the_server(route):
+        if route.request.url.startswith(served.url):
+            route.continue_()
+        else:
+            outside.append(route.request.url)
+            route.abort()
+
+    context.route("**/*", only_the_server)
+    tab = context.new_page()
+    tab.set_default_timeout(20_000)
+    tab.on("pageerror", lambda error: errors.append(str(error)))
+    yield tab
+    context.close()
+    assert not errors, f"uncaught errors in the page: {errors}"
+    assert not outside, f"the page requested outside the server: {outside}"
+
+
+def open_page(page, served, key: str, *, tab: str = "") -> None:
+    page.goto(f"{served.url}/{tab}")
+    page.get_by_test_id("key").fill(key)
+    expect(page.get_by_test_id("whoami")).to_have_text(re.compile(r"^me\b"))
+
+
+def ask(page, question: str, *, now: str = NOW, as_of: str = "") -> None:
+    """Ask the way a person does: fill the fields, press Enter in the question box."""
+    page.get_by_test_id("now").fill(now)
+    page.get_by_test_id("as-of").fill(as_of)
+    box = page.get_by_test_id("question")
+    box.fill(question)
+    box.press("Enter")
+    view = page.locator("#view-ask")
+    page.wait_for_selector("#view-ask[data-state=done], #view-ask[data-state=error]",
+                           timeout=ASK_TIMEOUT_MS)
+    if view.get_attribute("data-state") == "error":
+        pytest.fail(f"the page shows an error: {page.get_by_test_id('ask-error').inner_text()}")
+    expect(page.get_by_test_id("status")).to_be_visible()
+
+
+def card(page, doc_id: str, kind: str = "evidence-card"):
+    return page.locator(f'[data-testid="{kind}"][data-doc-id="{doc_id}"]')
+
+
+def timeline_row(page, doc_id: str, group: str):
+    return page.get_by_test_id("timeline").locator(
+        f'.tl-row[data-doc-id="{doc_id}"][data-group="{group}"]')
+
+
+def center_x(locator) -> float:
+    box = locator.bounding_box()
+    assert box is not None, "element is not rendered"
+    return box["x"] + box["width"] / 2
+
+
+def shoot(page, artifacts: Path, name: str) -> None:
+    page.screenshot(path=str(artifacts / name), full_page=True)
+
+
+# --- the cases ----------------------------------------------------------------------------
+
+def test_ask_shows_answer_evidence_validity_and_timeline(page, served, artifacts):
+    open_page(page, served, served.user_key)
+    expect(page.get_by_test_id("whoami")).to_have_text("me")  # not an admin key
+    expect(page.get_by_test_id("tz")).to_have_value(ZONE)  # the browser's zone by default
+    ask(page, RETURN_QUESTION)
+
+    status = page.get_by_test_id("status")
+    expect(status).to_have_attribute("data-status", "answered")
+    expect(status).to_have_text(re.compile("answered", re.I))
+    # returns-2024 (45 days, valid from 2024-01-01) applies on 2026-11-25.
+    expect(page.get_by_test_id("answer")).to_contain_text("45 days")
+    expect(page.get_by_test_id("as-of-shown")).to_have_text("2026-11-25 10:00")
+
+    policy = card(page, "returns-2024")
+    expect(policy).to_have_count(1)
+    expect(policy).to_have_attribute("data-applicable", "true")
+    expect(policy.get_by_test_id("validity")).to_have_text("applicable")
+    expect(policy.locator("mark")).to_contain_text("45 days")
+    expect(policy.locator(".dates")).to_contain_text("valid from")
+    expect(policy.get_by_test_id("doc-id")).to_have_text("returns-2024")
+    # The FAQ and the call-centre script copy the 2024 policy: each shows it with a badge.
+    copies = page.locator('[data-testid="evidence-card"][data-doc-id="returns-faq"], '
+                          '[data-testid="evidence-card"][data-doc-id="returns-script"]')
+    assert copies.count() >= 1, "neither copy of the 2024 policy is among the evidence"
+    for i in range(copies.count()):
+        expect(copies.nth(i).locator('.badge[data-flag="derived_copy"]')).to_be_visible()
+
+    # returns-2026 (21 days from 2026-12-01) is approved but starts later: upcoming only.
+    upcoming = card(page, "returns-2026", "upcoming-card")
+    expect(upcoming).to_have_count(1)
+    expect(upcoming.locator('.badge[data-flag="not_yet_valid"]')).to_be_visible()
+    expect(upcoming.get_by_test_id("validity")).to_have_text("upcoming")
+    expect(upcoming.locator("mark")).to_contain_text("21 days")
+
+    timeline = page.get_by_test_id("timeline")
+    expect(timeline).to_be_visible()
+    rows = page.locator('[data-testid="evidence-card"], [data-testid="upcoming-card"]').count()
+    expect(timeline.locator(".tl-row")).to_have_count(rows)
+    assert timeline.locator(".tl-bar").count() >= 1
+    as_of_line = timeline.get_by_test_id("asof-line")
+    expect(as_of_line).to_have_attribute("data-time", re.compile(r"^2026-11-25T10:00"))
+    old = timeline_row(page, "returns-2024", "evidence")
+    new = timeline_row(page, "returns-2026", "upcoming")
+    expect(old.locator('.tl-bar[data-open-end="true"]').first).to_be_visible()
+    # Drawn to scale: 2024-01-01 < as of 2026-11-25 < 2026-12-01.
+    line = center_x(as_of_line)
+    assert center_x(old.locator(".tl-edge")) < line < center_x(new.locator(".tl-edge"))
+
+    shoot(page, artifacts, "ask-now.png")
+    page.screenshot(path=str(artifacts / "page.png"))  # 1280x800, for the README
+
+    page.reload()  # the key stays in localStorage
+    expect(page.get_by_test_id("key")).to_have_value(served.user_key)
+    assert page.evaluate("localStorage.getItem('chronorag.key')") == served.user_key
+
+
+def test_as_of_after_the_new_policy_changes_the_answer(page, served, artifacts):
+    open_page(page, served, served.user_key)
+    ask(page, RETURN_QUESTION, as_of="2026-12-20T10:00")
+
+    expect(page.get_by_test_id("status")).to_have_attribute("data-status", "answered")
+    answer = page.get_by_test_id("answer")
+    expect(answer).to_contain_text("21 days")
+    expect(answer).not_to_contain_text("45")
+    expect(page.get_by_test_id("as-of-shown")).to_have_text("2026-12-20 10:00")
+
+    new = card(page, "returns-2026")
+    expect(new).to_have_count(1)
+    expect(new).to_have_attribute("data-applicable", "true")
+    expect(new.locator("mark")).to_contain_text("21 days")
+    # returns-2026 supersedes returns-2024 from 2026-12-01 on.
+    old = card(page, "returns-2024")
+    if old.count():
+        expect(old).to_have_attribute("data-applicable", "false")
+        expect(old.get_by_test_id("validity")).to_have_text("not applicable")
+        expect(old.locator('.badge[data-flag="superseded"]')).to_be_visible()
+    expect(card(page, "returns-2026", "upcoming-card")).to_have_count(0)
+
+    timeline = page.get_by_test_id("timeline")
+    as_of_line = timeline.get_by_test_id("asof-line")
+    expect(as_of_line).to_have_attribute("data-time", re.compile(r"^2026-12-20T10:00"))
+    row = timeline_row(page, "returns-2026", "evidence")
+    assert center_x(row.locator(".tl-edge")) < center_x(as_of_line)
+    shoot(page, artifacts, "ask-as-of.png")
+
+
+def test_upload_of_an_invalid_file_shows_each_problem(page, served, artifacts):
+    open_page(page, served, served.admin_key, tab="#documents")
+    expect(page.get_by_test_id("whoami")).to_have_text("me · admin")
+    lines = [
+        {"id": "page-test-ok", "title": "Fine", "source_type": "note", "valid_from": "2026-01-01",
+         "text": "A valid document in a file that is rejected whole."},
+        {"id": "page-test-bad", "title": "Broken date", "source_type": "note",
+         "valid_from": "next tuesday-ish", "text": "This one has a date nobody can read."},
+    ]
+    payload = "\n".join(json.dumps(line) for line in lines).encode() + b"\n"
+    page.get_by_test_id("files").set_input_files(
+        [{"name": "bad.jsonl", "mimeType": "application/x-ndjson", "buffer": payload}])
+    page.get_by_test_id("upload-button").click()
+
+    problems = page.get_by_test_id("upload-errors").locator("li")
+    expect(problems).to_have_count(1)
+    expect(problems.first).to_have_text(re.compile(r"^bad\.jsonl:2: valid_from: \S"))
+    expect(problems.first).to_contain_text("next tuesday-ish")
+    expect(page.get_by_test_id("upload-report")).to_be_hidden()
+    shoot(page, artifacts, "upload-error.png")
+
+
+def test_upload_with_a_key_that_may_not_write_is_refused(page, served):
+    open_page(page, served, served.user_key, tab="#documents")
+    expect(page.locator("#upload-note")).to_contain_text("not an admin key")
+    page.get_by_test_id("files").set_input_files(
+        [{"name": "note.md", "mimeType": "text/markdown", "buffer": b"# Note\n\nHello.\n"}])
+    page.get_by_test_id("upload-button").click()
+    message = page.get_by_test_id("upload-error-message")
+    expect(message).to_be_visible()
+    expect(message).to_contain_text("admin key")
+    expect(page.get_by_test_id("upload-errors").locator("li")).to_have_count(0)
+
+
+def test_chinese_question_renders(page, served, artifacts):
+    open_page(page, served, served.user_key)
+    ask(page, LUNCH_QUESTION)
+    expect(page.get_by_test_id("question")).to_have_attribute("lang", "zh")
+    expect(page.get_by_test_id("status")).to_have_attribute("data-status", "answered")
+    expect(page.get_by_test_id("answer")).to_contain_text("12:30")
+    lunch = card(page, "rec-001")
+    expect(lunch).to_have_count(1)
+    expect(lunch.locator(".text")).to_have_attribute("lang", "zh")
+    expect(lunch.locator("mark")).to_contain_text("牛肉面")
+    expect(lunch.locator(".dates")).to_contain_text("2026-11-17 12:30")
+    # A record has an event time, not a validity: a dot on its row, inside the asked day.
+    row = timeline_row(page, "rec-001", "evidence")
+    expect(row.locator(".tl-dot")).to_be_visible()
+    span = page.get_by_test_id("question-span")
+    expect(span).to_be_visible()
+    box, dot = span.bounding_box(), center_x(row.locator(".tl-dot"))
+    assert box is not None and box["x"] <= dot <= box["x"] + box["width"]
+    shoot(page, artifacts, "ask-chinese.png")
+
+
+def test_server_text_is_shown_as_text_never_as_markup(page, served):
+    """Evidence is user content: markup in any field must show literally, never run."""
+    open_page(page, served, served.user_key)
+    evil = '<img src=x onerror="window.__pwned=1"><b>bold</b>'
+    item: dict[str, Any] = {
+        "doc_id": f"doc{evil}", "chunk_id": "c#0", "title": f"T {evil}",
+        "text": f"before {evil} after",
+        "start": 0, "end": 10, "source_type": f"note{evil}", "status": "approved",
+        "valid_from": "2026-01-01T00:00:00+08:00", "valid_to": None, "occurred_at": None,
+        "applicable": True, "flags": [f"odd{evil}"], "score": 0.5, "scores": {evil: 1.0},
+        "owner": evil, "published_at": None, "sentence": evil,
+    }
+    crafted = {"question": evil, "now": "2026-11-25T10:00:00+08:00",
+               "as_of": "2026-11-25T10:00:00+08:00",
+               "understanding": {"content": evil, "intent": "content",
+                                 "constraint": {"relation": "none", "order": None,
+                                                "start": None, "end": None},
+                                 "time_expressions": [], "entities": [{"text": evil, "id": "x"}]},
+               "status": "answered", "answer": evil, "evidence": [item], "upcoming": [],
+               "flags": [evil]}
+    page.route("**/v1/ask", lambda route: route.fulfill(
+        status=200, content_type="application/json", body=json.dumps(crafted)))
+    ask(page, "anything")
+    expect(page.get_by_test_id("answer")).to_have_text(evil)
+    expect(page.locator('[data-testid="evidence-card"] mark')).to_have_text(evil)
+    assert page.locator("main img, main b, svg img").count() == 0
+    assert page.evaluate("window.__pwned") is None
+
+
+def test_a_rejected_key_is_explained(page, served):
+    page.goto(f"{served.url}/")
+    page.get_by_test_id("key").fill("not-a-key")
+    expect(page.get_by_test_id("whoami")).to_have_text("key rejected")
+    page.get_by_test_id("question").fill(RETURN_QUESTION)
+    page.get_by_test_id("ask-button").click()
+    expect(page.locator("#view-ask")).to_have_attribute("data-state", "error")
+    expect(page.get_by_test_id("ask-error")).to_contain_text("API key")
