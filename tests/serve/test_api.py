@@ -7,7 +7,7 @@ from typing import Any
 
 import httpx
 import pytest
-from serving import NOW, Served
+from serving import NOW, Limits, Served, running
 
 from chronorag.engine import Engine
 
@@ -120,3 +120,26 @@ def test_health_docs_and_page_need_no_key(fast_served: Served) -> None:
         assert client.get("/docs").status_code == 200
         page = client.get("/")
         assert page.status_code == 200 and "<html" in page.text.lower()
+
+
+def test_a_question_over_the_time_limit_is_a_503(fast_served: Served) -> None:
+    with running(fast_served.service, clock=lambda: NOW,
+                 limits=Limits(read_s=0.000001)) as url, httpx.Client(
+            base_url=url, headers={"Authorization": f"Bearer {fast_served.user_key}"}
+    ) as client:
+        error = _error(client.post("/v1/ask", json={"question": QUESTION}), 503, "timeout")
+        assert "retry" in error["message"]
+        assert client.get("/v1/time", params={"expression": "today"}).status_code == 200
+
+
+def test_an_internal_error_is_json_without_a_traceback(
+        fast_served: Served, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("secret internals /home/x/store.py line 3")
+
+    monkeypatch.setattr(fast_served.service, "document", broken)
+    with fast_served.client(fast_served.user_key) as client:
+        error = _error(client.get("/v1/documents/returns-2024"), 500, "internal")
+    assert "RuntimeError" in error["message"] and "secret" not in error["message"]
+    assert "secret internals" in caplog.text  # the log keeps what the answer does not

@@ -59,8 +59,17 @@ def _walk(client: httpx.Client) -> list[tuple[httpx.Response, str]]:
                  for q in QUESTIONS]
     responses.append((client.post("/v1/context", json={"question": "华东 GMV 趋势"}), ""))
     responses.append((client.get("/v1/time", params={"expression": "上周二"}), ""))
+    responses.append((client.post("/v1/time/extract", json={"text": "上周二和昨天"}), ""))
     responses.append((client.get("/v1/whoami"), ""))
     return responses
+
+
+def _writes(client: httpx.Client, record_id: str) -> list[httpx.Response]:
+    """Each writing endpoint, as a key that may not write would try it."""
+    return [client.delete(f"/v1/documents/{record_id}"),
+            client.post("/v1/people", content=b'{"people": [], "access": {}}'),
+            client.post("/v1/documents?name=x.jsonl", content=b'{"id": "x", "text": "t"}\n',
+                        headers={"Content-Type": "application/x-ndjson"})]
 
 
 def _public_texts(served: Served) -> str:
@@ -90,6 +99,10 @@ def test_no_denied_record_in_any_response(fast_served: Served, kind: str) -> Non
         if kind != "admin":
             assert review.status_code in (401, 403)
             assert_no_denied(review.text, user)
+            for record in denied(user)[:3]:
+                for response in _writes(client, record["id"]):
+                    assert response.status_code in (401, 403), response.text
+                    assert_no_denied(response.text, user, asked=record["id"])
 
 
 def test_a_hidden_record_and_a_missing_one_are_refused_alike(fast_served: Served) -> None:
