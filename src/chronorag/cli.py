@@ -229,8 +229,7 @@ def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "keys":
         return _keys(args)
     if args.command == "serve":
-        from chronorag.serve import run
-        from chronorag.serve.app import Limits
+        from chronorag.serve import Limits, run
 
         run(args.db or _db_default(), host=args.host, port=args.port, tz=_tz(args),
             clock=system_now, limits=Limits(body_bytes=args.max_body_mb * 1024 * 1024,

@@ -13,8 +13,7 @@ from pathlib import Path
 
 import httpx
 
-from chronorag.serve import create_app
-from chronorag.serve.app import Limits
+from chronorag.serve import Limits, create_app
 from chronorag.serve.keys import add_key, revoke_key
 from chronorag.serve.service import Service
 from chronorag.store.sqlite import SQLiteStore

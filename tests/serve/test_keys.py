@@ -59,3 +59,12 @@ def test_a_blank_user_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[s
     code, out, err = _run(capsys, "keys", "add", "--user", user, "--db",
                           str(tmp_path / "kb.db"))
     assert code == 1 and "--user" in err and "crk_" not in out
+
+
+def test_serve_without_its_extra_names_the_extra(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    import chronorag.serve
+
+    monkeypatch.setitem(chronorag.serve._NEEDED, "no_such_module_for_this_test", "fastapi")
+    code, _, err = _run(capsys, "serve", "--db", str(tmp_path / "kb.db"))
+    assert code == 1 and "pip install 'chronorag[serve]'" in err and "internal" not in err

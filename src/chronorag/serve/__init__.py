@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib.util
 import logging
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime, tzinfo
 from typing import TYPE_CHECKING
 
@@ -17,12 +18,21 @@ from chronorag.errors import MissingDependencyError
 if TYPE_CHECKING:
     from fastapi import FastAPI
 
-    from chronorag.serve.app import Limits
     from chronorag.serve.service import Service
 
 log = logging.getLogger(__name__)
 _NEEDED = {"fastapi": "fastapi", "uvicorn": "uvicorn", "prometheus_client":
            "prometheus-client", "multipart": "python-multipart"}
+
+
+@dataclass(frozen=True)
+class Limits:
+    """``body_bytes``: largest request body; ``read_s``: longest a question (ask, context,
+    review) may take before the answer is a 503. Uploads have no time limit: an ingest
+    that was cut off would still be running."""
+
+    body_bytes: int = 32 * 1024 * 1024
+    read_s: float = 60.0
 
 
 def require_extra() -> None:
@@ -37,10 +47,9 @@ def create_app(service: Service, *, clock: Callable[[], datetime],
                limits: Limits | None = None) -> FastAPI:
     """The FastAPI application over ``service`` (see :mod:`chronorag.serve.app`)."""
     require_extra()
-    from chronorag.serve.app import Limits
     from chronorag.serve.app import create_app as build
 
-    return build(service, clock=clock, limits=limits or Limits())
+    return build(service, clock=clock, limits=limits)
 
 
 def run(db: str, *, host: str, port: int, tz: tzinfo, clock: Callable[[], datetime],

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import datetime
 from importlib import resources
 from pathlib import Path
@@ -30,6 +29,7 @@ from chronorag.errors import (
     TimeParseError,
     ValidationError,
 )
+from chronorag.serve import Limits
 from chronorag.serve.metrics import BodyLimit, Metrics, MetricsMiddleware
 from chronorag.serve.routes import Context, router
 from chronorag.serve.service import ApiError, Service
@@ -37,26 +37,17 @@ from chronorag.serve.service import ApiError, Service
 log = logging.getLogger(__name__)
 
 
-@dataclass(frozen=True)
-class Limits:
-    """``body_bytes``: largest request body; ``read_s``: longest a question (ask, context,
-    review) may take before the answer is a 503. Uploads have no time limit: an ingest
-    that was cut off would still be running."""
-
-    body_bytes: int = 32 * 1024 * 1024
-    read_s: float = 60.0
-
-
 def static_dir() -> Path:
     return Path(str(resources.files("chronorag") / "serve" / "static"))
 
 
 def create_app(service: Service, *, clock: Callable[[], datetime],
-               limits: Limits = Limits()) -> FastAPI:
+               limits: Limits | None = None) -> FastAPI:
     """The application; ``clock`` gives ``now`` when a request names none."""
     app = FastAPI(title="chronorag", version="1", description=__doc__,
                   docs_url="/docs", redoc_url=None)
     metrics = Metrics()
+    limits = limits or Limits()
     app.state.context = Context(service, clock, limits.read_s, anyio.Lock())
     _errors(app)
     # The last added runs first: metrics see every response, a 413 included.
