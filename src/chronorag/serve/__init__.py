@@ -9,11 +9,11 @@ from __future__ import annotations
 import importlib.util
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import datetime, tzinfo
 from typing import TYPE_CHECKING
 
 from chronorag.errors import MissingDependencyError
+from chronorag.serve.limits import Limits
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
@@ -21,18 +21,9 @@ if TYPE_CHECKING:
     from chronorag.serve.service import Service
 
 log = logging.getLogger(__name__)
+__all__ = ["Limits", "create_app", "require_extra", "run"]
 _NEEDED = {"fastapi": "fastapi", "uvicorn": "uvicorn", "prometheus_client":
            "prometheus-client", "multipart": "python-multipart"}
-
-
-@dataclass(frozen=True)
-class Limits:
-    """``body_bytes``: largest request body; ``read_s``: longest a question (ask, context,
-    review) may take before the answer is a 503. Uploads have no time limit: an ingest
-    that was cut off would still be running."""
-
-    body_bytes: int = 32 * 1024 * 1024
-    read_s: float = 60.0
 
 
 def require_extra() -> None:

@@ -29,7 +29,7 @@ from chronorag.errors import (
     TimeParseError,
     ValidationError,
 )
-from chronorag.serve import Limits
+from chronorag.serve.limits import Limits
 from chronorag.serve.metrics import BodyLimit, Metrics, MetricsMiddleware
 from chronorag.serve.routes import Context, router
 from chronorag.serve.service import ApiError, Service
