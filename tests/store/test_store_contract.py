@@ -88,6 +88,14 @@ def test_reads_by_id_and_order(store: Store, make: Make) -> None:
                              "links": 0}
 
 
+def test_ids_sort_by_code_point(store: Store, make: Make) -> None:
+    ids = ["b", "B", "a-1", "a_1", "a1", "Z", "华东", "é", "a"]
+    store.write([make(i, n_chunks=1) for i in ids])
+    assert store.document_ids() == sorted(ids)
+    assert [d.id for d in store.documents()] == sorted(ids)
+    assert [c.doc_id for c in store.chunks()] == sorted(ids)
+
+
 def test_unchanged_rewrite_is_noop(store: Store, make: Make) -> None:
     first = make("a")
     store.write([first])

@@ -1,0 +1,90 @@
+"""Inserting prepared documents into PostgreSQL (inside the caller's write transaction).
+
+Rows come from :mod:`chronorag.store.codec`, the encoding the SQLite store writes, so a
+document reads back the same from either backend.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from chronorag.errors import StoreError
+from chronorag.store import codec
+from chronorag.store import pg_queries as sql
+from chronorag.store.base import PreparedDocument
+
+if TYPE_CHECKING:
+    import psycopg
+
+    Connection = psycopg.Connection[Any]
+else:
+    Connection = Any
+
+_DOC_COLUMNS = (*codec.DOC_COLUMNS, "derivation")
+_INSERT_DOC = (f"INSERT INTO documents ({', '.join(_DOC_COLUMNS)}) "
+               f"VALUES ({', '.join(['%s'] * len(_DOC_COLUMNS))})")
+_INSERT_LINK = "INSERT INTO links VALUES (%s, %s, %s) ON CONFLICT DO NOTHING"
+_INSERT_CHUNK = ('INSERT INTO chunks (id, doc_id, idx, start, "end", text, seq) '
+                 "VALUES (%s, %s, %s, %s, %s, %s, %s)")
+_INSERT_SENTENCE = ('INSERT INTO sentences (chunk_id, idx, doc_id, start, "end", text, '
+                    "mentions) VALUES (%s, %s, %s, %s, %s, %s, %s)")
+_INSERT_VECTOR = "INSERT INTO vectors (chunk_id, embedder, dim, blob) VALUES (%s, %s, %s, %s)"
+_INSERT_SENTENCE_VECTORS = ('INSERT INTO sentence_vectors (chunk_id, embedder, "rows", dim, '
+                            "blob) VALUES (%s, %s, %s, %s, %s)")
+
+
+class _Rows:
+    """The rows of a batch, table by table, in insertion order."""
+
+    def __init__(self, todo: list[PreparedDocument]) -> None:
+        self.docs: list[tuple[Any, ...]] = []
+        self.links: list[tuple[str, str, str]] = []
+        self.chunks: list[tuple[Any, ...]] = []
+        self.sentences: list[tuple[Any, ...]] = []
+        self.vectors: dict[str, list[tuple[str, str, int, bytes]]] = {}
+        self.sentence_vectors: list[tuple[str, str, int, int, bytes]] = []
+        for p in todo:
+            self._add(p)
+
+    def _add(self, p: PreparedDocument) -> None:
+        doc = p.document
+        self.docs.append((*codec.document_row(doc, p.content_hash), p.derivation))
+        self.links.extend((doc.id, dst, "supersedes") for dst in doc.supersedes)
+        self.links.extend((doc.id, dst, "derived_from") for dst in doc.derived_from)
+        c_rows, s_rows = codec.chunk_rows(p.chunks)
+        self.chunks.extend(c_rows)
+        self.sentences.extend(s_rows)
+        for name, matrix in p.vectors.items():
+            arr = np.ascontiguousarray(matrix, dtype="<f4")
+            self.vectors.setdefault(name, []).extend(
+                (c.id, name, arr.shape[1], arr[i].tobytes()) for i, c in enumerate(p.chunks))
+        self.sentence_vectors.extend(codec.sentence_vector_rows(p))
+
+
+def insert_documents(conn: Connection, todo: list[PreparedDocument]) -> None:
+    """Insert documents with their links, chunks (numbered), sentences and vectors."""
+    rows = _Rows(todo)
+    seqs = sql.next_seqs(conn, len(rows.chunks)) if rows.chunks else range(0)
+    with conn.cursor() as cur:
+        cur.executemany(_INSERT_DOC, rows.docs)
+        cur.executemany(_INSERT_LINK, rows.links)
+        cur.executemany(_INSERT_CHUNK, [(*row, seq) for row, seq
+                                        in zip(rows.chunks, seqs, strict=True)])
+        cur.executemany(_INSERT_SENTENCE, rows.sentences)
+        for name, vector_rows in rows.vectors.items():
+            check_dim(conn, name, {r[2] for r in vector_rows})
+            cur.executemany(_INSERT_VECTOR, vector_rows)
+        cur.executemany(_INSERT_SENTENCE_VECTORS, rows.sentence_vectors)
+
+
+def check_dim(conn: Connection, embedder: str, dims: set[int]) -> None:
+    """Refuse vectors of another size than those already stored for ``embedder``."""
+    row = conn.execute("SELECT dim FROM vectors WHERE embedder = %s LIMIT 1",
+                       (embedder,)).fetchone()
+    if row is not None:
+        dims = dims | {row[0]}
+    if len(dims) > 1:
+        raise StoreError(f"embedder {embedder!r} would mix vector sizes {sorted(dims)}; "
+                         "store each model under its own embedder name")
