@@ -273,12 +273,12 @@ def _tz(args: argparse.Namespace) -> tzinfo:
 
 def _review(args: argparse.Namespace) -> int:
     from chronorag.review import DEFAULT_THRESHOLD, review
-    from chronorag.store.sqlite import SQLiteStore
+    from chronorag.store.opening_uri import open_store
 
     as_of = args.as_of or system_now()
     as_of = as_of if as_of.tzinfo is not None else as_of.replace(tzinfo=_tz(args))
     threshold = DEFAULT_THRESHOLD if args.threshold is None else args.threshold
-    store = SQLiteStore(args.db or _db_default())
+    store = open_store(args.db or _db_default())
     try:
         report = review(store, as_of=as_of, threshold=threshold)
     finally:
@@ -290,9 +290,10 @@ def _review(args: argparse.Namespace) -> int:
 
 def _keys(args: argparse.Namespace) -> int:
     from chronorag.serve.keys import add_key, revoke_key
-    from chronorag.store.sqlite import SQLiteStore
+    from chronorag.store.opening_uri import open_store
 
-    with SQLiteStore(args.db or _db_default()) as store:
+    store = open_store(args.db or _db_default())
+    try:
         if args.action == "add":
             record, key = add_key(store, user=args.user, admin=args.admin, now=system_now())
             kind = "an admin key" if record.admin else "a key"
@@ -304,6 +305,8 @@ def _keys(args: argparse.Namespace) -> int:
             print(f"revoked key {args.id}")
         else:
             print(render.keys_table(store.api_keys(), as_json=args.json))
+    finally:
+        store.close()
     return 0
 
 

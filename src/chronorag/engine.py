@@ -38,7 +38,8 @@ class Engine:
     """Opens (or creates) a knowledge base and answers questions over it.
 
     Args:
-        db: path of the embedded SQLite store (created when missing), or ``":memory:"``.
+        db: path of the embedded SQLite store (created when missing), ``":memory:"``, or
+            a ``postgresql://`` URI of a PostgreSQL database (the ``postgres`` extra).
         config: a ``SearchConfig`` or the name of a preset (see ``chronorag.config``).
         tz: time zone for naive datetimes in documents and questions.
         clock: source of ``now`` when a call does not pass one (tests always pass one).
@@ -62,9 +63,9 @@ class Engine:
         judges: Sequence[str] | None = None,
     ) -> None:
         if store is None:
-            from chronorag.store.sqlite import SQLiteStore
+            from chronorag.store.opening_uri import open_store
 
-            store = SQLiteStore(db)
+            store = open_store(db)
         self.store = store
         self.config = get_preset(config) if isinstance(config, str) else config
         chosen = embedder or store.setting("embedder") or self.config.embedder
