@@ -48,13 +48,22 @@ def _params(xfail_key: str, *, only_with: str | None = None) -> list[Any]:
     return params
 
 
-@pytest.fixture(scope="module")
-def engine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Engine]:
-    folder = tmp_path_factory.mktemp("golden")
-    with Engine(folder / "kb.db") as opened:
+@pytest.fixture(scope="module", params=["sqlite", "postgres"])
+def engine(request: pytest.FixtureRequest,
+           tmp_path_factory: pytest.TempPathFactory) -> Iterator[Engine]:
+    """The golden corpus in each backend: every golden case holds on both."""
+    if request.param == "postgres":
+        server = request.getfixturevalue("pg_server")
+        database = server.new_database()
+        db: str | Path = server.uri(database)
+    else:
+        db = tmp_path_factory.mktemp("golden") / "kb.db"
+    with Engine(db) as opened:
         report = opened.ingest([CASES / "corpus.jsonl"], now=NOW)
         assert len(report.added) == sum(1 for _ in (CASES / "corpus.jsonl").open())
         yield opened
+    if request.param == "postgres":
+        server.drop(database)
 
 
 @pytest.fixture(scope="module")
