@@ -7,6 +7,7 @@ import json
 import os
 import sys
 from collections.abc import Sequence
+from contextlib import closing
 from datetime import UTC, datetime, tzinfo
 
 from chronorag import render
@@ -170,6 +171,13 @@ def build_parser() -> argparse.ArgumentParser:
     k.add_argument("id")
     k.add_argument("--db", default=None)
 
+    p = sub.add_parser("migrate", help="copy everything of one store into another (SQLite "
+                       "file or postgresql:// URI) and verify the copy")
+    p.add_argument("--from", dest="source", required=True, help="the store to copy")
+    p.add_argument("--to", dest="target", required=True,
+                   help="an empty store, or one an interrupted migrate of the same source left")
+    p.add_argument("--json", action="store_true")
+
     p = sub.add_parser("demo", help="ingest the bundled demo corpus and ask it questions")
     p.add_argument("--db", default=None, help="keep the demo store here (default: temporary)")
     return parser
@@ -228,6 +236,8 @@ def _dispatch(args: argparse.Namespace) -> int:
         return _context(args)
     if args.command == "keys":
         return _keys(args)
+    if args.command == "migrate":
+        return _migrate(args)
     if args.command == "serve":
         from chronorag.serve import Limits, run
 
@@ -307,6 +317,21 @@ def _keys(args: argparse.Namespace) -> int:
             print(render.keys_table(store.api_keys(), as_json=args.json))
     finally:
         store.close()
+    return 0
+
+
+def _migrate(args: argparse.Namespace) -> int:
+    from chronorag.store.migrate import migrate
+    from chronorag.store.opening_uri import open_store
+
+    with closing(open_store(args.source)) as source, closing(open_store(args.target)) as target:
+        report = migrate(source, target, now=system_now())
+    print(json.dumps(report.to_json(), indent=2) if args.json
+          else render.migration_report(report))
+    if not report.verified:
+        print("error: the copy differs from the source: " + "; ".join(report.differences())
+              + ". Run migrate again; if it still differs, please report it", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -15,6 +15,7 @@ from chronorag.store.base import ApiKey
 
 if TYPE_CHECKING:
     from chronorag.review import ReviewReport
+    from chronorag.store.migrate import MigrationReport
 
 
 def progress_callback(stream: TextIO) -> Callable[[int, int], None] | None:
@@ -129,3 +130,16 @@ def keys_table(keys: Sequence[ApiKey], *, as_json: bool = False) -> str:
                      f"made {r['created_at']}"
                      + (f"  REVOKED {r['revoked_at']}" if r["revoked_at"] else "")
                      for r in rows)
+
+
+def migration_report(report: MigrationReport) -> str:
+    """Rows per table on both stores, then whether the copy is verified."""
+    tables = sorted(set(report.source) | set(report.target))
+    width = max((len(t) for t in tables), default=5)
+    lines = [f"{'table':<{width}}  {'source':>9}  {'target':>9}"]
+    lines += [f"{t:<{width}}  {report.source.get(t, 0):>9}  {report.target.get(t, 0):>9}"
+              for t in tables]
+    lines.append(f"{report.copied} document(s) copied, {report.unchanged} already there; "
+                 + ("verified: both stores hold the same" if report.verified
+                    else "NOT verified"))
+    return "\n".join(lines)

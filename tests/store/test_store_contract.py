@@ -361,3 +361,12 @@ def test_api_keys_round_trip_and_revoke(store: Store) -> None:
                                          made + timedelta(hours=1))
     with pytest.raises(StoreError):
         store.add_api_key(ApiKey("k3", "me", False, made), digest="d1")  # same key twice
+
+
+def test_api_key_digests_by_id(store: Store) -> None:
+    assert store.api_key_digests() == {}
+    made = datetime(2026, 11, 25, 10, 0, tzinfo=UTC)
+    store.add_api_key(ApiKey("k2", "mom", False, made), digest="d2")
+    store.add_api_key(ApiKey("k1", "me", True, made), digest="d1")
+    store.revoke_api_key("k2", at=made + timedelta(hours=1))
+    assert store.api_key_digests() == {"k1": "d1", "k2": "d2"}  # revoked keys included

@@ -262,6 +262,11 @@ class Store(Protocol):
         """Revoke a key from ``at`` on; False when no unrevoked key has that id."""
         ...
 
+    def api_key_digests(self) -> dict[str, str]:
+        """Key id -> the stored hash of its secret, revoked keys included (what a copy of
+        the store needs so the same keys authenticate on it)."""
+        ...
+
     # -- semantic layer: assets for analytics questions, kept beside the documents --------
 
     def layer_generation(self) -> int:

@@ -33,6 +33,10 @@ def every(conn: sqlite3.Connection) -> list[ApiKey]:
     return [_key(row) for row in rows]
 
 
+def digests(conn: sqlite3.Connection) -> dict[str, str]:
+    return dict(conn.execute("SELECT id, digest FROM api_keys ORDER BY id").fetchall())
+
+
 def revoke(conn: sqlite3.Connection, key_id: str, *, at: datetime) -> bool:
     """Mark the key revoked at ``at``; False when no unrevoked key has that id."""
     cursor = conn.execute("UPDATE api_keys SET revoked_at = ? WHERE id = ? AND "

@@ -149,6 +149,11 @@ def every_key(conn: Connection) -> list[ApiKey]:
     return [_key(row) for row in rows]
 
 
+def key_digests(conn: Connection) -> dict[str, str]:
+    rows = conn.execute("SELECT id, digest FROM api_keys ORDER BY id").fetchall()
+    return {str(key_id): str(digest) for key_id, digest in rows}
+
+
 def revoke_key(conn: Connection, key_id: str, *, at: datetime) -> bool:
     cursor = conn.execute("UPDATE api_keys SET revoked_at = %s WHERE id = %s AND "
                           "revoked_at IS NULL", (at.isoformat(), key_id))

@@ -275,6 +275,10 @@ class PostgresStore:
         with self._s.errors("key revoke"), self._s.transaction() as conn:
             return sql.revoke_key(conn, key_id, at=at)
 
+    def api_key_digests(self) -> dict[str, str]:
+        with self._s.reading() as conn:
+            return sql.key_digests(conn)
+
     # -- semantic layer ---------------------------------------------------------------------
 
     def layer_generation(self) -> int:

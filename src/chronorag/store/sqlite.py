@@ -408,6 +408,10 @@ class SQLiteStore:
         with self._errors("key revoke"), self._transaction() as conn:
             return keys_sql.revoke(conn, key_id, at=at)
 
+    def api_key_digests(self) -> dict[str, str]:
+        with self._lock:
+            return keys_sql.digests(self._conn)
+
     # -- semantic layer ---------------------------------------------------------------------
 
     def layer_generation(self) -> int:
