@@ -239,3 +239,34 @@ def _check_matrix(doc_id: str, name: str, matrix: Any, rows: int) -> None:
     if not np.issubdtype(arr.dtype, np.number) or not np.isfinite(arr).all():
         raise StoreError(f"document {doc_id!r}: vectors for embedder {name!r} must be finite "
                          "numbers; check the embedder output")
+
+
+def sort_batch(batch: Sequence[PreparedDocument], stored: dict[str, tuple[str, str]], *,
+               force: bool) -> tuple[list[str], list[str], list[str], list[PreparedDocument]]:
+    """``(added, replaced, unchanged, to_write)`` ids of a batch against the stored
+    ``(content_hash, derivation)`` of its ids: unchanged ones are skipped unless ``force``."""
+    added: list[str] = []
+    replaced: list[str] = []
+    unchanged: list[str] = []
+    todo: list[PreparedDocument] = []
+    for prepared in batch:
+        doc_id = prepared.document.id
+        if doc_id not in stored:
+            added.append(doc_id)
+        elif stored[doc_id] == (prepared.content_hash, prepared.derivation) and not force:
+            unchanged.append(doc_id)
+            continue
+        else:
+            replaced.append(doc_id)
+        todo.append(prepared)
+    return added, replaced, unchanged, todo
+
+
+def check_dims(embedder: str, dims: set[int], stored: int | None) -> None:
+    """Refuse vectors of sizes ``dims`` when they differ from each other or from the size
+    already stored for ``embedder``."""
+    if stored is not None:
+        dims = dims | {stored}
+    if len(dims) > 1:
+        raise StoreError(f"embedder {embedder!r} would mix vector sizes {sorted(dims)}; "
+                         "store each model under its own embedder name")

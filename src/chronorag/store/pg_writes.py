@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from chronorag.errors import StoreError
 from chronorag.store import codec
 from chronorag.store import pg_queries as sql
 from chronorag.store.base import PreparedDocument
@@ -83,8 +82,4 @@ def check_dim(conn: Connection, embedder: str, dims: set[int]) -> None:
     """Refuse vectors of another size than those already stored for ``embedder``."""
     row = conn.execute("SELECT dim FROM vectors WHERE embedder = %s LIMIT 1",
                        (embedder,)).fetchone()
-    if row is not None:
-        dims = dims | {row[0]}
-    if len(dims) > 1:
-        raise StoreError(f"embedder {embedder!r} would mix vector sizes {sorted(dims)}; "
-                         "store each model under its own embedder name")
+    codec.check_dims(embedder, dims, None if row is None else row[0])

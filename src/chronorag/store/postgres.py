@@ -92,17 +92,7 @@ class PostgresStore:
             f"SELECT id, content_hash, coalesce(derivation, '') FROM documents WHERE id = {_IDS}",
             ([p.document.id for p in batch],)).fetchall()
         stored = {r[0]: (r[1], r[2]) for r in rows}
-        added, replaced, unchanged, todo = [], [], [], []
-        for prepared in batch:
-            doc_id = prepared.document.id
-            if doc_id not in stored:
-                added.append(doc_id)
-            elif stored[doc_id] == (prepared.content_hash, prepared.derivation) and not force:
-                unchanged.append(doc_id)
-                continue
-            else:
-                replaced.append(doc_id)
-            todo.append(prepared)
+        added, replaced, unchanged, todo = codec.sort_batch(batch, stored, force=force)
         if replaced:
             conn.execute(f"DELETE FROM documents WHERE id = {_IDS}", (replaced,))
         if todo:

@@ -160,17 +160,7 @@ class SQLiteStore:
             f"SELECT id, content_hash, coalesce(derivation, '') FROM documents WHERE id IN {_IDS}",
             (_ids_param([p.document.id for p in batch]),)).fetchall()
         stored = {r[0]: (r[1], r[2]) for r in rows}
-        added, replaced, unchanged, todo = [], [], [], []
-        for prepared in batch:
-            doc_id = prepared.document.id
-            if doc_id not in stored:
-                added.append(doc_id)
-            elif stored[doc_id] == (prepared.content_hash, prepared.derivation) and not force:
-                unchanged.append(doc_id)
-                continue
-            else:
-                replaced.append(doc_id)
-            todo.append(prepared)
+        added, replaced, unchanged, todo = codec.sort_batch(batch, stored, force=force)
         if replaced:
             conn.execute(f"DELETE FROM documents WHERE id IN {_IDS}", (_ids_param(replaced),))
         if todo:
@@ -219,11 +209,7 @@ class SQLiteStore:
     def _check_dim(self, conn: sqlite3.Connection, embedder: str, dims: set[int]) -> None:
         row = conn.execute("SELECT dim FROM vectors WHERE embedder = ? LIMIT 1",
                            (embedder,)).fetchone()
-        if row is not None:
-            dims = dims | {row[0]}
-        if len(dims) > 1:
-            raise StoreError(f"embedder {embedder!r} would mix vector sizes {sorted(dims)}; "
-                             "store each model under its own embedder name")
+        codec.check_dims(embedder, dims, None if row is None else row[0])
 
     def delete(self, ids: Sequence[str]) -> tuple[str, ...]:
         """Delete documents with their chunks, sentences, vectors and outgoing links.
