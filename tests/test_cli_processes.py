@@ -139,3 +139,15 @@ def test_two_concurrent_ingests_serialise_and_both_complete(tmp_path: Path) -> N
         assert proc.returncode == 0, stderr
         assert json.loads(stdout)["added"] == 600
     assert check_store(db)["documents"] == 1200
+
+
+def test_ask_on_an_empty_store_exits_cleanly_while_the_models_still_load(
+        tmp_path: Path) -> None:
+    # Answered (not found) before the cross-encoder has loaded: the process used to exit
+    # with onnxruntime still building the session, and abort.
+    done = subprocess.run([sys.executable, "-c", "import sys; from chronorag.cli import main; "
+                           "sys.exit(main(sys.argv[1:]))", "ask", "anything at all",
+                           "--db", str(tmp_path / "empty.db"), "--json"],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["status"] == "not_found"

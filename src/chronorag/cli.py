@@ -265,13 +265,16 @@ def _dispatch(args: argparse.Namespace) -> int:
             print(json.dumps(directory.to_json(), ensure_ascii=False) if args.json
                   else render.people_report(directory))
             return 0
-        engine.warm_up()  # the models load while the question is understood and retrieved
+        warming = engine.warm_up()  # models load while the question is understood
         answer = engine.ask(args.question, now=args.now or system_now(), as_of=args.as_of,
                             user=args.user, k=args.k, admin=args.admin)
         if args.json:
             print(json.dumps(answer.to_json(), ensure_ascii=False, indent=2))
         else:
             render.print_answer(answer, file=sys.stdout)
+        # An answer found without the models (an empty store) must not leave the process
+        # exiting while onnxruntime still builds a session: that aborts it (SIGABRT).
+        warming.join()
         return 0
 
 
@@ -321,11 +324,15 @@ def _keys(args: argparse.Namespace) -> int:
 
 
 def _migrate(args: argparse.Namespace) -> int:
+    from chronorag.retrieve.in_store import complete_search
     from chronorag.store.migrate import migrate
     from chronorag.store.opening_uri import open_store
+    from chronorag.store.search import InStoreSearch
 
     with closing(open_store(args.source)) as source, closing(open_store(args.target)) as target:
         report = migrate(source, target, now=system_now())
+        if report.verified and isinstance(target, InStoreSearch):
+            complete_search(target)  # the copy answers its first question searching itself
     print(json.dumps(report.to_json(), indent=2) if args.json
           else render.migration_report(report))
     if not report.verified:

@@ -43,6 +43,10 @@ class SearchConfig:
             vectors of each chunk and of each of its sentences, stored at ingest. Empty:
             ingest stores chunk vectors of ``embedder`` only, and such pairs keep their
             retrieval relevance.
+        index: where the retrievers search. "store": inside the database, for a store
+            that can (PostgreSQL: pgvector and BM25 in SQL), so a process keeps no index;
+            "local": indexes in the process (saved beside a SQLite file); "auto": the
+            store's own search when it has one, else local.
     """
 
     name: str
@@ -58,6 +62,7 @@ class SearchConfig:
     validity: bool = True
     extensions: tuple[str, ...] = ("semantic",)
     judges: tuple[str, ...] = ("e5-small", "use-m3")
+    index: str = "auto"
 
 
 PRESETS: dict[str, SearchConfig] = {

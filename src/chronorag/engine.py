@@ -10,11 +10,12 @@ from dataclasses import replace
 from datetime import UTC, datetime, tzinfo
 from os import PathLike
 from pathlib import Path
+from typing import cast
 
 from chronorag.answer.build import build_answer
 from chronorag.clock import system_now
 from chronorag.config import SearchConfig, get_preset
-from chronorag.errors import ConfigError
+from chronorag.errors import ConfigError, StoreError
 from chronorag.extensions import Extension, IngestExtension, create_extensions
 from chronorag.model import Answer, Query
 from chronorag.people import Directory, load_directory
@@ -27,7 +28,9 @@ from chronorag.pipeline.ingest import (
     reindex_documents,
 )
 from chronorag.pipeline.search import Components, Ranked, search
+from chronorag.retrieve.in_store import complete_search
 from chronorag.store.base import Store
+from chronorag.store.search import InStoreSearch
 from chronorag.understand import resolve_as_of, understand
 
 log = logging.getLogger(__name__)
@@ -106,7 +109,7 @@ class Engine:
             progress=progress,
             batching=batching or Batching(),
             extensions=[e for e in self.extensions.values() if isinstance(e, IngestExtension)],
-            committed=_Throttled(self.refresh_indexes) if refresh else None,
+            committed=self._after_commit() if refresh else None,
         )
         if report.added or report.replaced:
             self._record_embedder()
@@ -151,10 +154,24 @@ class Engine:
 
     def refresh_indexes(self) -> None:
         """Bring the search indexes saved beside the store up to its current state, so the
-        next question (of this process or a new one) does not build them."""
+        next question (of this process or a new one) does not build them. A store that
+        searches itself keeps no local index: its new chunks get their search terms."""
+        if self.components.in_store(self.config):
+            try:
+                complete_search(cast(InStoreSearch, self.store))
+            except StoreError as exc:  # committed all the same; a later question retries
+                log.warning("search terms of new chunks not indexed yet: %s", exc)
+            return
         dense = [] if "dense" not in self.config.retrievers else [
             (self.config.embedder, self.components.embedder(self.config.embedder).dim)]
         self.components.indexes.refresh(dense)
+
+    def _after_commit(self) -> Callable[[], None]:
+        """What runs after each committed batch: a store searching itself indexes the
+        batch's terms at once (cheap); local indexes are refreshed now and then."""
+        if self.components.in_store(self.config):
+            return self.refresh_indexes
+        return _Throttled(self.refresh_indexes)
 
     def _ingest_embedders(self) -> Embedders:
         """The dense embedder for chunks, and the judges for chunks and sentences."""
@@ -177,11 +194,7 @@ class Engine:
         if self._vectors_checked == generation or "dense" not in config.retrievers:
             return
         name = config.embedder
-        # The vector index the dense retriever is about to read knows which rows lack a
-        # vector: no count over the store's tables.
-        present = self.components.indexes.vectors(
-            name, dim=self.components.embedder(name).dim).present
-        missing, chunks = int(len(present) - present.sum()), len(present)
+        missing, chunks = self._missing_vectors(config)
         if missing > 0:
             counts = self.store.vector_counts()
             others = ", ".join(f"{n} ({c})" for n, c in sorted(counts.items()) if n != name)
@@ -190,6 +203,18 @@ class Engine:
                 f"{missing} of {chunks} chunks in the store have no {name!r} vectors{made}. "
                 f"Run: chronorag reindex --embedder {name} --db {getattr(self.store, 'path', '…')}")
         self._vectors_checked = generation
+
+    def _missing_vectors(self, config: SearchConfig) -> tuple[int, int]:
+        """Chunks without a vector of the embedder, and chunks in all."""
+        name = config.embedder
+        if self.components.in_store(config):
+            chunks = self.store.count()["chunks"]
+            return chunks - self.store.vector_counts().get(name, 0), chunks
+        # The vector index the dense retriever is about to read knows which rows lack a
+        # vector: no count over the store's tables.
+        present = self.components.indexes.vectors(
+            name, dim=self.components.embedder(name).dim).present
+        return int(len(present) - present.sum()), len(present)
 
     def query(
         self,

@@ -4,12 +4,16 @@ backend from ``db``), with the test embedder: the store is under test, not the m
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+from chronorag.config import get_preset
 from chronorag.demo import DEMO_NOW, QUESTIONS, demo_corpus, demo_people
 from chronorag.engine import Engine
+from chronorag.errors import ConfigError
+from chronorag.retrieve.snapshot import Indexes
 from chronorag.store import PostgresStore, SQLiteStore, Store
 from chronorag.store.opening_uri import open_store
 
@@ -58,3 +62,41 @@ def test_cli_commands_take_a_postgres_uri(pg_uri: str, command: list[str],
     assert cli.main([*command, "--db", pg_uri]) == 0
     out = capsys.readouterr().out
     assert out.splitlines()[-1].startswith("crk_") if command[0] == "keys" else "undated" in out
+
+
+def test_a_new_engine_on_postgres_searches_the_database_not_a_local_index(
+        pg_uri: str, test_embedders: tuple[str, ...], monkeypatch: pytest.MonkeyPatch) -> None:
+    _prepared(PostgresStore(pg_uri)).close()
+    expected = _answers(pg_uri)
+
+    def refuse(*_: object, **__: object) -> None:
+        raise AssertionError("a local index was built")
+
+    monkeypatch.setattr(Indexes, "rows", refuse)
+    monkeypatch.setattr(Indexes, "vectors", refuse)
+    with Engine(pg_uri, config="hybrid", tz=DEMO_NOW.tzinfo) as engine:  # type: ignore[arg-type]
+        again = [json.loads(json.dumps(engine.ask(q, now=DEMO_NOW, user=user, k=3).to_json(),
+                                       ensure_ascii=False)) for q, user in QUESTIONS]
+    assert again == expected
+
+
+def test_local_indexes_on_postgres_answer_alike(pg_uri: str,
+                                                test_embedders: tuple[str, ...]) -> None:
+    _prepared(PostgresStore(pg_uri)).close()
+    in_database = _answers(pg_uri)
+    local = replace(get_preset("hybrid"), index="local")
+    with Engine(pg_uri, config=local, tz=DEMO_NOW.tzinfo) as engine:  # type: ignore[arg-type]
+        assert not engine.components.in_store(engine.config)
+        answers = [json.loads(json.dumps(engine.ask(q, now=DEMO_NOW, user=user, k=3).to_json(),
+                                         ensure_ascii=False)) for q, user in QUESTIONS]
+    assert answers == in_database
+
+
+def test_a_sqlite_store_cannot_be_told_to_search_itself(tmp_path: Path) -> None:
+    config = replace(get_preset("hybrid"), index="store")
+    with Engine(tmp_path / "kb.db", config=config) as engine, pytest.raises(
+            ConfigError, match="cannot search itself"):
+        engine.ask("anything", now=DEMO_NOW)
+    with Engine(tmp_path / "kb.db", config=replace(config, index="nowhere")) as engine, \
+            pytest.raises(ConfigError, match="unknown index"):
+        engine.ask("anything", now=DEMO_NOW)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import TypeVar, cast
 
 from chronorag.config import SearchConfig
 from chronorag.errors import ConfigError
@@ -19,10 +19,16 @@ from chronorag.retrieve.base import Embedder, Retriever
 from chronorag.retrieve.dense import DenseRetriever
 from chronorag.retrieve.embedders import EMBEDDERS, QueryMemo
 from chronorag.retrieve.fusion import rrf_fuse
+from chronorag.retrieve.in_store import (
+    StoreDenseRetriever,
+    StoreKeywordRetriever,
+    searches_itself,
+)
 from chronorag.retrieve.keyword import KeywordRetriever
 from chronorag.retrieve.scope import Scope, build_scope
 from chronorag.retrieve.snapshot import Indexes
 from chronorag.store.base import Store
+from chronorag.store.search import InStoreSearch
 from chronorag.understand.entities import subjects_of
 
 T = TypeVar("T")
@@ -59,15 +65,34 @@ class Components:
             self._embedders[name] = QueryMemo(EMBEDDERS.create(name))
         return self._embedders[name]
 
+    def in_store(self, config: SearchConfig) -> bool:
+        """Whether ``config`` has the retrievers search inside the store."""
+        if config.index not in _INDEX_CHOICES:
+            raise ConfigError(f"unknown index {config.index!r}; choose one of: "
+                              f"{', '.join(_INDEX_CHOICES)}")
+        if config.index == "store" and not searches_itself(self.store):
+            raise ConfigError("this store cannot search itself (index 'store' needs a "
+                              "PostgreSQL store); use index 'local' or 'auto'")
+        return config.index != "local" and searches_itself(self.store)
+
     def retriever(self, name: str, config: SearchConfig) -> Retriever:
         factories: dict[str, Callable[[], Retriever]] = {
             "keyword": lambda: KeywordRetriever(self.indexes),
             "dense": lambda: DenseRetriever(self.indexes, self.embedder(config.embedder)),
         }
+        in_store = self.in_store(config)
+        if in_store:
+            store = cast(InStoreSearch, self.store)
+            factories = {
+                "keyword": lambda: StoreKeywordRetriever(store, self.indexes),
+                "dense": lambda: StoreDenseRetriever(store, self.indexes,
+                                                     self.embedder(config.embedder)),
+            }
         if name not in factories:
             raise ConfigError(f"unknown retriever {name!r}; choose one of: "
                               f"{', '.join(sorted(factories))}")
         key = f"{name}:{config.embedder}" if name == "dense" else name
+        key += ":store" if in_store else ""
         if key not in self._retrievers:
             self._retrievers[key] = factories[name]()
         return self._retrievers[key]
@@ -137,6 +162,7 @@ class Components:
 
 
 _DOCUMENTS_KEPT = 50_000
+_INDEX_CHOICES = ("auto", "store", "local")
 
 
 # A search reads the store several times (scope, candidates, documents). When another

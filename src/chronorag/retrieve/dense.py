@@ -5,11 +5,14 @@ from __future__ import annotations
 import threading
 from collections.abc import Mapping
 
+import numpy as np
+
 from chronorag.model import Hit, Query
 from chronorag.retrieve.base import Embedder
 from chronorag.retrieve.scope import Scope
 from chronorag.retrieve.snapshot import Indexes
 from chronorag.retrieve.tokenize import is_mostly_cjk
+from chronorag.store.search import Found
 
 Calibration = tuple[float, float]
 """Cosine range (low, high) mapped linearly to relevance [0, 1]."""
@@ -60,20 +63,32 @@ class DenseRetriever:
         cosine}`` (also their ``score``, the order) and ``dense_relevance``: the cosine
         mapped to [0, 1] by the embedder's calibration for the scripts of the question and
         the passage. Only rows inside the scope are scored."""
+        found = self._nearest(query, limit=limit, scope=scope)
+        if not found:
+            return []
+        return self._hits(query, found)
+
+    def _nearest(self, query: Query, *, limit: int, scope: Scope | None) -> Found:
+        """``(chunk id, cosine)`` of the nearest chunks inside ``scope``, best first."""
         rows = self._indexes.rows()
         index = self._indexes.vectors(self.embedder.name, dim=self.embedder.dim, rows=rows)
         mask = rows.catalog.mask(scope)
         if limit <= 0 or not index.present.any() or (mask is not None and not mask.any()):
             return []
-        vector = self.embedder.embed([query.content or query.text], kind="query")[0]
-        found = index.search(vector, limit=limit, mask=mask, rank=rows.catalog.rank)
-        ids = [rows.catalog.ids[r] for r, _ in found]
-        chunks = self._indexes.chunks(ids)
+        found = index.search(self._question(query), limit=limit, mask=mask,
+                             rank=rows.catalog.rank)
+        return [(rows.catalog.ids[r], score) for r, score in found]
+
+    def _question(self, query: Query) -> np.ndarray:
+        return self.embedder.embed([query.content or query.text], kind="query")[0]
+
+    def _hits(self, query: Query, found: Found) -> list[Hit]:
+        chunks = self._indexes.chunks([i for i, _ in found])
         # The script the reranker goes by too: the whole question, not just its content words.
         question_cjk = is_mostly_cjk(query.text)
-        cjk = self._scripts(rows.generation)
+        cjk = self._scripts(self._indexes.store.generation())
         hits = []
-        for chunk_id, (_, score) in zip(ids, found, strict=True):
+        for chunk_id, score in found:
             if chunk_id not in chunks:  # a chunk deleted since the index was read
                 continue
             chunk = chunks[chunk_id]

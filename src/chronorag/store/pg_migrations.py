@@ -24,6 +24,8 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from chronorag.errors import StoreError
 
 if TYPE_CHECKING:
@@ -208,6 +210,67 @@ def pg004_api_keys(db: Connection) -> None:
 )""",
     ])
 
+
+@migration
+def pg005_search(db: Connection) -> None:
+    """Search inside the database: chunk vectors as pgvector values and BM25 postings.
+
+    ``vectors.embedding`` holds each blob as a ``vector``; the store's writes give an
+    embedder its HNSW index (cosine) once it has more vectors than are searched exactly.
+    Terms come from the retrieval layer's tokenizer, so a chunk gets them after it is
+    stored: ``chunks.terms_length`` is its number of terms, NULL until then;
+    ``chunk_terms`` holds each term's count (``tf``) with the chunk's length, so BM25 reads
+    only that index. ``meta`` keeps the count and total length of chunks with terms.
+
+    A search filters by its scope before it ranks, so the fields a scope judges (the
+    document's ``subject`` and ``occurred_at``) and the tie order (document id, index) are
+    copied onto every chunk and vector row: a search then joins nothing. A document's
+    rows are only ever written with it (a changed one is replaced whole), so the copies
+    cannot drift.
+    """
+    scope_columns = f"subject {T}, occurred_start {T}, occurred_end {T}, occurred_gran {T}"
+    _run(db, [
+        "CREATE EXTENSION IF NOT EXISTS vector",
+        "ALTER TABLE vectors ADD COLUMN embedding vector",
+        # A row holds its vector twice (blob, embedding): over the 2 kB TOAST threshold,
+        # PostgreSQL would move the embedding out of line and every scan would fetch it
+        # back. The embedding stays in the row; the blob, read by id only, moves out.
+        "ALTER TABLE vectors ALTER COLUMN embedding SET STORAGE PLAIN",
+        "ALTER TABLE vectors ALTER COLUMN blob SET STORAGE EXTERNAL",
+        f"ALTER TABLE vectors ADD COLUMN doc_id {T}, ADD COLUMN idx INTEGER, "
+        + ", ".join(f"ADD COLUMN {c}" for c in scope_columns.split(", ")),
+        "ALTER TABLE chunks ADD COLUMN terms_length INTEGER CHECK (terms_length >= 0), "
+        + ", ".join(f"ADD COLUMN {c}" for c in scope_columns.split(", ")),
+        # Texts out of line: a search joins its best matches to their chunks by seq, and
+        # narrow rows keep those lookups on few pages (the update below rewrites every row).
+        "ALTER TABLE chunks SET (toast_tuple_target = 128)",
+        "UPDATE chunks c SET subject = d.subject, occurred_start = d.occurred_at_start, "
+        "occurred_end = d.occurred_at_end, occurred_gran = d.occurred_at_gran "
+        "FROM documents d WHERE d.id = c.doc_id",
+        "CREATE INDEX chunks_without_terms ON chunks(seq) WHERE terms_length IS NULL",
+        f"""CREATE TABLE chunk_terms (
+    term {T} NOT NULL,
+    seq BIGINT NOT NULL REFERENCES chunks(seq) ON DELETE CASCADE,
+    tf REAL NOT NULL CHECK (tf > 0),
+    length INTEGER NOT NULL CHECK (length > 0),
+    PRIMARY KEY (term, seq) INCLUDE (tf, length)
+)""",
+        "CREATE INDEX chunk_terms_seq ON chunk_terms(seq)",
+        "INSERT INTO meta (key, value) VALUES ('terms_chunks', 0), ('terms_total', 0)",
+    ])
+    rows = db.execute("SELECT chunk_id, embedder, blob FROM vectors").fetchall()
+    with db.cursor() as cur:
+        cur.executemany("UPDATE vectors SET embedding = %s::vector "
+                        "WHERE chunk_id = %s AND embedder = %s",
+                        [(_vector_text(blob), chunk, name) for chunk, name, blob in rows])
+    db.execute("UPDATE vectors v SET doc_id = c.doc_id, idx = c.idx, subject = c.subject, "
+               "occurred_start = c.occurred_start, occurred_end = c.occurred_end, "
+               "occurred_gran = c.occurred_gran FROM chunks c WHERE c.id = v.chunk_id")
+
+
+def _vector_text(blob: bytes) -> str:
+    """A little-endian float32 blob in pgvector's text form (every value exact)."""
+    return "[" + ",".join(map(repr, np.frombuffer(blob, dtype="<f4").tolist())) + "]"
 
 def applied(db: Connection) -> list[str]:
     """Names of the migrations recorded in ``db``, in the order they were applied."""

@@ -22,6 +22,7 @@ from chronorag.model import Chunk, Document
 from chronorag.people.model import Directory
 from chronorag.store import codec
 from chronorag.store import pg_queries as sql
+from chronorag.store import pg_search as search
 from chronorag.store.base import (
     LINK_KINDS,
     ApiKey,
@@ -33,6 +34,8 @@ from chronorag.store.base import (
 from chronorag.store.pg_migrations import applied
 from chronorag.store.pg_session import PgSession
 from chronorag.store.pg_writes import insert_documents
+from chronorag.store.scope import Scope
+from chronorag.store.search import Found
 
 if TYPE_CHECKING:
     import psycopg
@@ -94,6 +97,7 @@ class PostgresStore:
         stored = {r[0]: (r[1], r[2]) for r in rows}
         added, replaced, unchanged, todo = codec.sort_batch(batch, stored, force=force)
         if replaced:
+            search.forget_terms(conn, replaced)
             conn.execute(f"DELETE FROM documents WHERE id = {_IDS}", (replaced,))
         if todo:
             insert_documents(conn, todo)
@@ -106,6 +110,7 @@ class PostgresStore:
         Returns the ids that existed, sorted. Links *to* a deleted id are kept.
         """
         with self._s.errors("delete"), self._s.transaction() as conn:
+            search.forget_terms(conn, list(ids))
             rows = conn.execute(f"DELETE FROM documents WHERE id = {_IDS} RETURNING id",
                                 (list(ids),)).fetchall()
             if rows:
@@ -294,6 +299,43 @@ class PostgresStore:
         """Cycle-free join paths from the seed tables (a recursive CTE)."""
         with self._s.reading() as conn:
             return sql.walk_joins(conn, seeds, allowed=allowed, depth=depth)
+
+    # -- search inside the database ----------------------------------------------------------
+
+    def search_vectors(self, embedder: str, vector: np.ndarray, *, limit: int,
+                       scope: Scope | None = None, exact: bool | None = None) -> Found:
+        """Chunks nearest ``vector`` by cosine among ``embedder``'s; exact up to
+        ``pg_search.EXACT_UP_TO`` vectors, from the HNSW index above (``exact`` decides)."""
+        if limit <= 0:
+            return []
+        with self._s.reading(snapshot=True) as conn:
+            if exact is None:
+                exact = search.vector_count(conn, embedder) <= search.EXACT_UP_TO
+            return search.nearest(conn, embedder, vector, limit=limit, scope=scope,
+                                  exact=exact)
+
+    def search_terms(self, terms: Mapping[str, int], *, limit: int,
+                     scope: Scope | None = None, k1: float = 1.5, b: float = 0.75) -> Found:
+        with self._s.reading(snapshot=True) as conn:
+            return search.bm25(conn, terms, limit=limit, scope=scope, k1=k1, b=b)
+
+    def chunks_without_terms(self, *, limit: int) -> list[tuple[int, str]]:
+        with self._s.reading() as conn:
+            return search.without_terms(conn, limit)
+
+    def build_indexes(self) -> list[str]:
+        with self._s.reading() as conn:
+            counts = conn.execute("SELECT count(*) FROM vectors").fetchone()
+        if not counts or counts[0] <= search.EXACT_UP_TO:
+            return []  # the common case costs one count, not the write lock
+        with self._s.errors("index build"), self._s.transaction() as conn:
+            return search.build_indexes(conn)
+
+    def add_terms(self, rows: Sequence[tuple[int, Sequence[str]]]) -> int:
+        if not rows:
+            return 0
+        with self._s.errors("terms"), self._s.transaction() as conn:
+            return search.add_terms(conn, rows)
 
     def applied_migrations(self) -> list[str]:
         """Names of the schema migrations recorded in this database, in order."""
