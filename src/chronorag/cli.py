@@ -157,6 +157,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--timeout", type=_positive, default=60,
                    help="seconds a question may take before the answer is a 503 (60)")
 
+    p = sub.add_parser("mcp", help="serve ask, time, context and review as MCP tools over "
+                       "stdio (chronorag[mcp])")
+    _store_options(p)
+    p.add_argument("--config", default="default", help="search preset (default: default)")
+
     p = sub.add_parser("keys", help="API keys of chronorag serve")
     keys_sub = p.add_subparsers(dest="action", required=True)
     k = keys_sub.add_parser("add", help="make a key; it is printed once, on the last line")
@@ -244,6 +249,11 @@ def _dispatch(args: argparse.Namespace) -> int:
         run(args.db or _db_default(), host=args.host, port=args.port, tz=_tz(args),
             clock=system_now, limits=Limits(body_bytes=args.max_body_mb * 1024 * 1024,
                                             read_s=float(args.timeout)))
+        return 0
+    if args.command == "mcp":
+        from chronorag.mcp_server import run as run_mcp
+
+        run_mcp(args.db or _db_default(), tz=_tz(args), clock=system_now, config=args.config)
         return 0
     from chronorag.engine import Engine
 
