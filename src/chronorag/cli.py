@@ -251,7 +251,7 @@ def _dispatch(args: argparse.Namespace) -> int:
                                             read_s=float(args.timeout)))
         return 0
     if args.command == "mcp":
-        from chronorag.mcp_server import run as run_mcp
+        from chronorag.integrations.mcp_server import run as run_mcp
 
         run_mcp(args.db or _db_default(), tz=_tz(args), clock=system_now, config=args.config)
         return 0

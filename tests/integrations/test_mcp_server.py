@@ -22,21 +22,21 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 from chronorag import cli
 from chronorag.demo import DEMO_NOW, demo_corpus, demo_people
 from chronorag.engine import Engine
-from chronorag.mcp_server import Tools
+from chronorag.integrations.mcp_server import Tools
 
 
 def _load_driver() -> ModuleType:
     # As tests/test_cli_processes.py does: the driver is a script beside the tests.
-    sys.path.insert(0, str(Path(__file__).parent))
+    sys.path.insert(0, str(Path(__file__).parents[1]))
     try:
         return importlib.import_module("hash_embedder_cli")
     finally:
-        sys.path.remove(str(Path(__file__).parent))
+        sys.path.remove(str(Path(__file__).parents[1]))
 
 
 driver = _load_driver()
 
-CASES = Path(__file__).parent / "cases"
+CASES = Path(__file__).parents[1] / "cases"
 NOW = DEMO_NOW.isoformat()
 QUESTION = "How many days do I have to return an item?"
 PERSONAL = ("上周二我几点吃的午饭？", "me")
@@ -192,7 +192,7 @@ def test_context_without_a_semantic_layer_is_an_error(tmp_path: Path,
                                                       test_embedders: tuple[str, ...]) -> None:
     from mcp.server.mcpserver.exceptions import ToolError
 
-    from chronorag.mcp_server import build_server
+    from chronorag.integrations.mcp_server import build_server
 
     db = _store(tmp_path, layer=False)
     with Engine(db, config="hybrid", tz=UTC) as engine:
@@ -204,7 +204,7 @@ def test_context_without_a_semantic_layer_is_an_error(tmp_path: Path,
 def test_an_unexpected_failure_is_one_line_naming_the_tool(kb: str) -> None:
     from mcp.server.mcpserver.exceptions import ToolError
 
-    from chronorag.mcp_server import build_server
+    from chronorag.integrations.mcp_server import build_server
 
     def broken() -> datetime:
         raise RuntimeError("clock stopped\nsecond line")

@@ -1,0 +1,48 @@
+"""What both framework retrievers share: one question asked of the engine, its evidence
+flattened into (text, metadata) pairs that follow the JSON contract of ``ask --json``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from chronorag.clock import system_now
+from chronorag.engine import Engine
+
+# Copied from each evidence item of ``Answer.to_json()``, so the metadata cannot drift
+# from the contract (``text`` becomes the page content; ``scores`` stays in the answer).
+EVIDENCE_FIELDS = (
+    "doc_id", "chunk_id", "title", "source_type", "status", "start", "end",
+    "valid_from", "valid_to", "occurred_at", "applicable", "flags", "score",
+)
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One evidence item: its text and its metadata."""
+
+    text: str
+    metadata: dict[str, Any]
+    score: float
+
+
+def ask(engine: Engine, question: str, *, now: datetime | None, as_of: datetime | None,
+        user: str | None, k: int, admin: bool) -> list[Hit]:
+    """The first ``k`` evidence items of ``engine.ask(question)``, best first.
+
+    The engine may show more than ``k`` (every decisive item, so a conflict is visible);
+    a framework retriever promises ``k`` documents, and the answer's status, carried in
+    each item's metadata, still says when the evidence disagrees.
+
+    ``now=None`` reads the clock here, at call time: a retriever built once and kept for
+    a long time must not answer "yesterday" relative to the day it was built.
+    """
+    answer = engine.ask(question, now=now or system_now(), as_of=as_of, user=user, k=k,
+                        admin=admin).to_json()
+    # The answer's own status lives beside the evidence's (a document's) status.
+    shared = {"answer_status": answer["status"], "answer": answer["answer"]}
+    return [Hit(text=item["text"],
+                metadata={**{f: item[f] for f in EVIDENCE_FIELDS}, **shared},
+                score=float(item["score"]))
+            for item in answer["evidence"][:k]]
