@@ -11,7 +11,7 @@ from contextlib import closing
 from datetime import UTC, datetime, tzinfo
 
 from chronorag import render
-from chronorag.clock import system_now
+from chronorag.clock import parse_moment, system_now
 from chronorag.config import time_zone
 from chronorag.errors import ChronoragError, ConfigError, TimeParseError, ValidationError
 from chronorag.pipeline.ingest import Batching
@@ -19,10 +19,9 @@ from chronorag.pipeline.ingest import Batching
 
 def _iso(value: str) -> datetime:
     try:
-        moment = datetime.fromisoformat(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not an ISO 8601 date or datetime: {value!r}") from None
-    return moment
+        return parse_moment(value)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _db_default() -> str:

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import Field
 
+from chronorag.clock import parse_moment
 from chronorag.engine import Engine
 from chronorag.errors import ChronoragError, ConfigError, MissingDependencyError, TimeParseError
 
@@ -41,13 +42,11 @@ def require_extra() -> None:
 def _moment(value: str | None, field: str) -> datetime | None:
     # The CLI's reading of --now and --as-of: ISO 8601 dates or datetimes, naive or not
     # (the engine reads a naive one in the server's zone).
-    if value is None:
-        return None
     try:
-        return datetime.fromisoformat(value)
-    except ValueError:
-        raise TimeParseError(f"{field}: not an ISO 8601 date or datetime: {value!r}; "
-                             "give e.g. 2026-11-25 or 2026-11-25T10:00+08:00") from None
+        return None if value is None else parse_moment(value)
+    except ValueError as exc:
+        raise TimeParseError(f"{field}: {exc}; give e.g. 2026-11-25 or "
+                             "2026-11-25T10:00+08:00") from None
 
 
 class Tools:

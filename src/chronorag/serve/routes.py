@@ -16,6 +16,7 @@ from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
+from chronorag.clock import parse_moment
 from chronorag.serve.keys import authenticate
 from chronorag.serve.schemas import AskBody, ContextBody, ExtractBody, zone
 from chronorag.serve.service import ApiError, Service, Upload, require_admin
@@ -85,13 +86,10 @@ def _zone(name: str | None) -> tzinfo | None:
 
 
 def _moment(value: str | None, field: str) -> datetime | None:
-    if value is None:
-        return None
     try:
-        return datetime.fromisoformat(value)
-    except ValueError:
-        raise ApiError(422, "invalid_request", f"{field}: not an ISO 8601 date or datetime:"
-                       f" {value!r}") from None
+        return None if value is None else parse_moment(value)
+    except ValueError as exc:
+        raise ApiError(422, "invalid_request", f"{field}: {exc}") from None
 
 
 @router.get("/whoami", tags=["ask"])

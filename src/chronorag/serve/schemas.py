@@ -8,18 +8,14 @@ from zoneinfo import ZoneInfo
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
+from chronorag.clock import parse_moment
 from chronorag.config import time_zone
 from chronorag.errors import ConfigError
 
 
 def _iso(value: Any) -> Any:
     # The CLI's reading of --now and --as-of: ISO 8601 dates or datetimes, naive or not.
-    if isinstance(value, str):
-        try:
-            return datetime.fromisoformat(value)
-        except ValueError:
-            raise ValueError(f"not an ISO 8601 date or datetime: {value!r}") from None
-    return value
+    return parse_moment(value) if isinstance(value, str) else value
 
 
 def zone(name: str | None) -> ZoneInfo | None:
