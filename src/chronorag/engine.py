@@ -208,7 +208,7 @@ class Engine:
         """Chunks without a vector of the embedder, and chunks in all."""
         name = config.embedder
         if self.components.in_store(config):
-            chunks = self.store.count()["chunks"]
+            chunks = self.store.chunk_summary()[0]  # one count, not every table's
             return chunks - self.store.vector_counts().get(name, 0), chunks
         # The vector index the dense retriever is about to read knows which rows lack a
         # vector: no count over the store's tables.

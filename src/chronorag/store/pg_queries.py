@@ -42,6 +42,16 @@ def next_seqs(conn: Connection, count: int) -> range:
     return range(last - count + 1, last + 1)
 
 
+GENERATION = "SELECT value FROM meta WHERE key = 'generation'"
+
+
+def generation(conn: Connection) -> int:
+    """The store's generation: bumped by every write or delete that changes content."""
+    row = conn.execute(GENERATION).fetchone()
+    assert row is not None
+    return int(row[0])
+
+
 def chunk_seqs(conn: Connection) -> np.ndarray:
     rows = conn.execute("SELECT seq FROM chunks ORDER BY seq").fetchall()
     return np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))

@@ -1,7 +1,8 @@
 """Search inside PostgreSQL: pgvector nearest neighbours and BM25 over stored postings.
 
-Both searches apply the query's scope in their own statement (a ``WHERE`` on the joined
-document), so a chunk outside it is never scored and cannot push a visible one out.
+Both searches apply the query's scope in their own statement (a ``WHERE`` on the scope
+columns each chunk and vector row copies from its document), so a chunk outside it is
+never scored and cannot push a visible one out.
 Equal scores are ordered by (document id, chunk index), as the in-memory indexes order
 them. BM25 is the Lucene variant ``bm25s`` computes (idf ``ln(1 + (N - df + .5) /
 (df + .5))``, term part ``tf / (tf + k1 (1 - b + b len / mean len))``), in float64.

@@ -65,6 +65,7 @@ class PostgresStore:
     def __init__(self, uri: str, *, busy_timeout: float | None = None) -> None:
         self._s = PgSession(str(uri), busy_timeout=busy_timeout)
         self.uri, self.name = self._s.uri, self._s.name
+        self._vector_counts: dict[str, tuple[int, int]] = {}  # embedder: (generation, n)
 
     def atomic(self) -> AbstractContextManager[None]:
         """Every write made inside commits together when the block ends, or none does."""
@@ -223,7 +224,8 @@ class PostgresStore:
 
     def generation(self) -> int:
         """A counter bumped by every write or delete that changes stored content."""
-        return int(self._s.query("SELECT value FROM meta WHERE key = 'generation'")[0][0])
+        # A lone statement: asked again on a new connection if a drop cuts it.
+        return int(self._s.query(sql.GENERATION)[0][0])
 
     def count(self) -> dict[str, int]:
         statement = " UNION ALL ".join(f"SELECT '{t}', count(*) FROM {t}" for t in _TABLES)
@@ -310,9 +312,19 @@ class PostgresStore:
             return []
         with self._s.reading(snapshot=True) as conn:
             if exact is None:
-                exact = search.vector_count(conn, embedder) <= search.EXACT_UP_TO
+                exact = self._vector_count(conn, embedder) <= search.EXACT_UP_TO
             return search.nearest(conn, embedder, vector, limit=limit, scope=scope,
                                   exact=exact)
+
+    def _vector_count(self, conn: Connection, embedder: str) -> int:
+        """The embedder's number of vectors, counted once per generation: counting them
+        for every question would read the whole index (~98k entries at 100k chunks)."""
+        generation = sql.generation(conn)
+        cached = self._vector_counts.get(embedder)
+        if cached is None or cached[0] != generation:
+            cached = (generation, search.vector_count(conn, embedder))
+            self._vector_counts[embedder] = cached
+        return cached[1]
 
     def search_terms(self, terms: Mapping[str, int], *, limit: int,
                      scope: Scope | None = None, k1: float = 1.5, b: float = 0.75) -> Found:
