@@ -13,6 +13,8 @@ from pathlib import Path
 from typing import cast
 
 from chronorag.answer.build import build_answer
+from chronorag.answer.generate import write_answer
+from chronorag.answer.llm import Generator
 from chronorag.clock import system_now
 from chronorag.config import SearchConfig, get_preset
 from chronorag.errors import ConfigError, StoreError
@@ -52,6 +54,9 @@ class Engine:
         judges: the multilingual judges (``SearchConfig.judges``; ``()`` for none, which
             makes ingest store chunk vectors of the dense embedder only). Default: the
             ones the store was built with (recorded like the embedder), else the config's.
+        llm: a chat model that writes the answers from the evidence, checked before they
+            are shown (``chronorag.answer.generate``): a :class:`Generator`, or the URL of
+            an OpenAI-compatible endpoint (``chronorag[llm]``). ``None``: extractive only.
     """
 
     def __init__(
@@ -64,7 +69,13 @@ class Engine:
         store: Store | None = None,
         embedder: str | None = None,
         judges: Sequence[str] | None = None,
+        llm: Generator | str | None = None,
     ) -> None:
+        if isinstance(llm, str):
+            from chronorag.answer.openai_chat import OpenAIChat
+
+            llm = OpenAIChat(llm)
+        self.llm = llm
         if store is None:
             from chronorag.store.opening_uri import open_store
 
@@ -255,12 +266,14 @@ class Engine:
         k: int = 5,
         admin: bool = False,
         tz: tzinfo | None = None,
+        generate: bool = True,
     ) -> Answer:
         """Answer a question with evidence, provenance and a status.
 
         Without ``user`` only documents without a ``subject`` are visible, unless ``admin``.
         ``tz`` reads naive times of this question and shows the answer's times (default:
-        the engine's).
+        the engine's). With an ``llm`` the model writes the answer (see :meth:`generate`);
+        ``generate=False`` returns the extractive answer, to be passed to it later.
         """
         started = time.perf_counter()
         query = self.query(question, now=now, as_of=as_of, user=user, k=k, admin=admin, tz=tz)
@@ -278,7 +291,19 @@ class Engine:
             added = extension.extend(query)
             if added is not None:
                 extras[name] = added
-        return replace(answer, extras=extras) if extras != answer.extras else answer
+        answer = replace(answer, extras=extras) if extras != answer.extras else answer
+        return self.generate(answer, tz=tz) if generate else answer
+
+    def generate(self, answer: Answer, *, tz: tzinfo | None = None,
+                 on_text: Callable[[str], None] | None = None) -> Answer:
+        """The engine's ``llm`` writes the answer from ``answer``'s evidence; it is used only
+        when every cited id applies and every number and date is in the cited evidence,
+        else the answer turns ``uncertain`` and keeps its extractive answer. ``on_text``
+        receives the text as it streams, before that check. Without an ``llm``: unchanged.
+        """
+        if self.llm is None:
+            return answer
+        return write_answer(answer, llm=self.llm, tz=tz or self.tz, on_text=on_text)
 
     def warm_up(self) -> threading.Thread:
         """Load the models of the configured pipeline in a background thread, so a first

@@ -123,7 +123,7 @@ def test_context_for_generation_has_metadata_headers() -> None:
                     evidence=(item, old))
     text = context_for_generation(answer)
     assert text.startswith(f"Question: {Q}\nAs of: 2026-11-05T00:00:00+00:00")
-    assert "[1] Return policy 2026\ndoc_id: policy-v2\nsource_type: policy\n" in text
+    assert "[policy-v2] Return policy 2026\ndoc_id: policy-v2\nsource_type: policy\n" in text
     assert "valid_from: 2026-11-01T00:00:00+00:00" in text
     assert "applicable: no\nflags: superseded\n45 days" in text
     assert context_for_generation(answer, max_items=1).count("doc_id:") == 1

@@ -1,4 +1,4 @@
-"""Context packing for a future generator: evidence text under its metadata header.
+"""Context packing for a generator: evidence text under its metadata header.
 
 A language model that writes the answer must see what the retrieval engine saw: whether a
 passage applies at ``as_of``, why not, who owns it and when it is valid. Otherwise it
@@ -13,19 +13,22 @@ from chronorag.model import Answer, Evidence
 def context_for_generation(answer: Answer, *, max_items: int | None = None) -> str:
     """The answer's evidence and upcoming items as text blocks with metadata headers.
 
-    Each block starts with ``[n] title`` and one ``key: value`` line per known field
-    (doc id, source type, status, owner, valid from/to, occurred at, published, applicable,
-    flags), then the passage. A first line states the question, ``as_of`` and the status.
+    Each block starts with ``[doc_id] title`` (the id an answer cites) and one
+    ``key: value`` line per known field (doc id, source type, status, owner, valid from/to,
+    occurred at, published, applicable, flags), then the passage. A first line states the
+    question, ``as_of`` and the status; upcoming versions follow under their own heading.
     """
     lines = [f"Question: {answer.question}",
              f"As of: {answer.as_of.isoformat()} (asked {answer.now.isoformat()})",
              f"Status: {answer.status.value}"
              + (f"; flags: {', '.join(answer.flags)}" if answer.flags else ""), ""]
     evidence = list(answer.evidence)[:max_items] if max_items else list(answer.evidence)
-    for n, item in enumerate(evidence, 1):
-        lines.extend(_block(f"[{n}]", item))
-    for n, item in enumerate(answer.upcoming, 1):
-        lines.extend(_block(f"[upcoming {n}]", item))
+    for item in evidence:
+        lines.extend(_block(f"[{item.doc_id}]", item))
+    if answer.upcoming:
+        lines.extend(["Upcoming versions (they do not apply yet at the asked time):", ""])
+    for item in answer.upcoming:
+        lines.extend(_block(f"(upcoming) {item.doc_id}:", item))
     return "\n".join(lines).rstrip() + "\n"
 
 

@@ -1,0 +1,205 @@
+"""Checks of an answer a language model wrote from the evidence.
+
+A written answer is accepted only when
+
+* it cites at least one evidence id in square brackets (``[policy-2026]``), and every id
+  it cites is an item of the answer's evidence (a document id or a chunk id);
+* every cited item applies at ``as_of`` (not superseded, not yet valid, not a draft or
+  retired; an upcoming version is never cited);
+* every date and time it states is one the cited items state (in their text, title or
+  dates), or one the question states, or the asked time itself: the stated time may be
+  coarser ("in 2021" for "on 6 May 2021"), never finer;
+* every other number it states is a number of the cited items or of the question
+  (digits, Chinese numerals, English number words from two up).
+
+Anything else is a :class:`Problem`, and the engine keeps the extractive answer.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta, tzinfo
+from decimal import Decimal, InvalidOperation
+
+from chronorag.model import Evidence, Granularity, Interval
+from chronorag.timex import parse
+from chronorag.timex.numerals import CN_NUM_CHARS, EN_NUMBER, cn_digits, cn_number, en_number
+
+UNKNOWN_CITATION = "unknown_citation"
+NOT_APPLICABLE = "cited_not_applicable"
+NO_CITATION = "no_citation"
+NUMBER = "number_not_in_evidence"
+DATE = "date_not_in_evidence"
+EMPTY = "empty_answer"
+
+_CITATION = re.compile(r"\[([^\[\]\n]{1,200})\]")
+_DIGITS = re.compile(r"(?<![\d.,])\d+(?:[.,]\d+)*")
+_CN_RUN = re.compile(rf"[{CN_NUM_CHARS}]+")
+# A Chinese numeral counts as a number when a unit follows it ("三十天", "两年"); alone,
+# 一 and 两 are as often words ("一起", "两者") as numbers.
+_CN_UNIT = "天日月年周岁时分秒元块次倍号点%％"
+_EN_WORD = re.compile(rf"\b{EN_NUMBER}\b", re.IGNORECASE)
+_EN_NOT_NUMBERS = frozenset({"a", "an", "one", "a couple of"})
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One reason a written answer was not accepted."""
+
+    rule: str
+    detail: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"rule": self.rule, "detail": self.detail}
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The evidence ids an answer cites, in order, and its problems (none: accepted)."""
+
+    cited: tuple[str, ...]
+    problems: tuple[Problem, ...]
+
+    @property
+    def accepted(self) -> bool:
+        return not self.problems
+
+
+def citations(text: str) -> list[str]:
+    """Ids cited in square brackets, in order, each once; ``[a, b]`` cites two."""
+    out: list[str] = []
+    for match in _CITATION.finditer(text):
+        for part in match.group(1).split(","):
+            if (name := part.strip()) and name not in out:
+                out.append(name)
+    return out
+
+
+def check_written(text: str, *, evidence: Sequence[Evidence], question: str,
+                  now: datetime, as_of: datetime, tz: tzinfo) -> Verdict:
+    """Judge a written answer against the evidence it was written from."""
+    if not text.strip():
+        return Verdict((), (Problem(EMPTY, "the model wrote nothing"),))
+    cited = citations(text)
+    problems: list[Problem] = []
+    if not cited:
+        problems.append(Problem(NO_CITATION, "the answer cites no evidence id"))
+    items: list[Evidence] = []
+    for name in cited:
+        found = [e for e in evidence if name in (e.doc_id, e.chunk_id)]
+        if not found:
+            problems.append(Problem(UNKNOWN_CITATION, f"[{name}] is not in the evidence"))
+        for item in found:
+            if not item.applicable:
+                why = ", ".join(item.flags) or "not applicable"
+                problems.append(Problem(NOT_APPLICABLE, f"[{name}] does not apply at the "
+                                        f"asked time ({why})"))
+        items.extend(found)
+    plain = _CITATION.sub(" ", text)
+    sources = [*(_item_text(e) for e in items), question]
+    problems.extend(_unsupported_times(plain, sources=sources, cited=items, now=now,
+                                       as_of=as_of, tz=tz))
+    return Verdict(tuple(cited), tuple(dict.fromkeys(problems)))  # each problem once
+
+
+def _item_text(item: Evidence) -> str:
+    return f"{item.title}\n{item.text}"
+
+
+def _unsupported_times(text: str, *, sources: Sequence[str], cited: Sequence[Evidence],
+                       now: datetime, as_of: datetime, tz: tzinfo) -> list[Problem]:
+    stated = _stated_intervals(sources, cited=cited, now=now, as_of=as_of, tz=tz)
+    problems: list[Problem] = []
+    covered: list[tuple[int, int]] = []
+    for found in parse(text, now=now, tz=tz):
+        covered.append((found.start, found.end))
+        if not any(found.interval.covers(s) for s in stated):
+            problems.append(Problem(DATE, f"{found.text!r} is not a time the cited "
+                                    "evidence or the question states"))
+    known = numbers(" ".join(sources))
+    rest = "".join(" " if any(a <= i < b for a, b in covered) else ch
+                   for i, ch in enumerate(text))
+    for surface, readings in _answer_numbers(rest):
+        if not readings & known:
+            problems.append(Problem(NUMBER, f"{surface!r} is not a number of the cited "
+                                    "evidence or the question"))
+    return problems
+
+
+def _stated_intervals(sources: Sequence[str], *, cited: Sequence[Evidence], now: datetime,
+                      as_of: datetime, tz: tzinfo) -> list[Interval]:
+    """Times the cited items and the question state, and the asked and current minute."""
+    out = [e.interval for text in sources for e in parse(text, now=now, tz=tz)]
+    for item in cited:
+        for value in (item.valid_from, item.valid_to, item.occurred_at, item.published_at):
+            if value:
+                out.extend(e.interval for e in parse(value, now=now, tz=tz))
+    for moment in (as_of, now):
+        local = moment.astimezone(tz).replace(second=0, microsecond=0)
+        out.append(Interval(local, local + timedelta(minutes=1), Granularity.MINUTE))
+    return out
+
+
+def numbers(text: str) -> set[Decimal]:
+    """Every number ``text`` states: digits (``1,000`` as 1000 and as its parts), Chinese
+    numerals and English number words."""
+    out: set[Decimal] = set()
+    for match in _DIGITS.finditer(text):
+        out.update(_values(match.group()))
+    for match in _CN_RUN.finditer(text):
+        out.update(_cn_values(match.group()))
+    for match in _EN_WORD.finditer(text):
+        try:
+            out.add(Decimal(en_number(match.group())))
+        except ValueError:
+            continue
+    return out
+
+
+def _answer_numbers(text: str) -> Iterable[tuple[str, set[Decimal]]]:
+    """Each number of an answer with its possible readings (``3,5``: 35 or 3.5)."""
+    for match in _DIGITS.finditer(text):
+        if readings := set(_wholes(match.group())):
+            yield match.group(), readings
+    for match in _CN_RUN.finditer(text):
+        unit = text[match.end():match.end() + 1]
+        if unit and unit in _CN_UNIT and (readings := set(_cn_values(match.group()))):
+            yield match.group(), readings
+    for match in _EN_WORD.finditer(text):
+        word = match.group().lower()
+        if word in _EN_NOT_NUMBERS or word.isdigit():
+            continue
+        try:
+            yield match.group(), {Decimal(en_number(word))}
+        except ValueError:
+            continue
+
+
+def _wholes(surface: str) -> list[Decimal]:
+    """``1,000`` read with a thousands separator and with a decimal comma."""
+    out: list[Decimal] = []
+    for candidate in (surface.replace(",", ""), surface.replace(",", ".")):
+        try:
+            out.append(Decimal(candidate))
+        except InvalidOperation:
+            continue
+    return out
+
+
+def _values(surface: str) -> list[Decimal]:
+    """Every reading of a run of digits in the evidence: whole and each part, so
+    ``1,000.5`` states 1000.5, 1000,5 read as decimals, 1, 0 and 5."""
+    return [*_wholes(surface), *(Decimal(part) for part in re.findall(r"\d+", surface))]
+
+
+def _cn_values(surface: str) -> list[Decimal]:
+    """A Chinese numeral read by its units (二十一) and digit by digit (二〇二六)."""
+    out: list[Decimal] = []
+    for read in (cn_number, cn_digits):
+        try:
+            out.append(Decimal(read(surface)))
+        except (ValueError, KeyError):
+            continue
+    return out
