@@ -28,9 +28,9 @@ Conventions (documented here because they are choices):
 from __future__ import annotations
 
 import re
-from datetime import date, timedelta
+from datetime import UTC, date, datetime, time, timedelta, timezone, tzinfo
 
-from chronorag.model import Granularity
+from chronorag.model import Granularity, Interval
 from chronorag.timex import calendar as cal
 from chronorag.timex.calendar import Context
 from chronorag.timex.numerals import EN_NUMBER, en_number
@@ -118,10 +118,24 @@ def anno_domini(m: re.Match[str], ctx: Context) -> Result:
 # Years of five digits and more are matched too, so "10000-12-31 23:59" is skipped whole
 # rather than leaving "23:59" to be read as today.
 @rule(r"(?<![\d.])(?P<y>\d{4,})-(?P<m>\d{1,2})-(?P<d>\d{1,2})"
-      r"[T ](?P<H>[01]?\d|2[0-3]):(?P<M>[0-5]\d)(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d\d:?\d\d)?(?!\d)")
+      r"[T ](?P<H>[01]?\d|2[0-3]):(?P<M>[0-5]\d)(?::\d{2}(?:\.\d+)?)?"
+      r"(?P<z>Z|[+-](?:[01]\d|2[0-3]):?[0-5]\d)?(?!\d)")
 def iso_datetime(m: re.Match[str], ctx: Context) -> Result:
     d = date(int(m["y"]), int(m["m"]), int(m["d"]))
-    return cal.time_of_day(d, int(m["H"]), int(m["M"]), ctx.tz)
+    if not m["z"]:
+        return cal.time_of_day(d, int(m["H"]), int(m["M"]), ctx.tz)
+    # A stated offset fixes the moment; it is shown in the reader's zone.
+    offset = _utc_offset(m["z"])
+    start = datetime.combine(d, time(int(m["H"]), int(m["M"])), offset).astimezone(ctx.tz)
+    return Interval(start, start + timedelta(minutes=1), Granularity.MINUTE)
+
+
+def _utc_offset(text: str) -> tzinfo:
+    if text == "Z":
+        return UTC
+    sign = -1 if text[0] == "-" else 1
+    digits = text[1:].replace(":", "")
+    return timezone(sign * timedelta(hours=int(digits[:2]), minutes=int(digits[2:])))
 
 
 @rule(r"(?<![\d.])(?P<y>\d{4,})[-/.](?P<m>\d{1,2})[-/.](?P<d>\d{1,2})(?![\d])")
