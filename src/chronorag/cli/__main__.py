@@ -1,0 +1,5 @@
+"""``python -m chronorag.cli``."""
+
+from chronorag.cli import main
+
+raise SystemExit(main())
