@@ -9,12 +9,16 @@ import tempfile
 import uuid
 import warnings
 from collections.abc import Iterator, Sequence
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 import pytest
 from hypothesis import settings
 
+from chronorag.config import SearchConfig, get_preset
+from chronorag.demo import DEMO_NOW, demo_corpus, demo_people
+from chronorag.engine import Engine
 from chronorag.retrieve.embedders import EMBEDDERS
 from chronorag.retrieve.tokenize import tokenize
 
@@ -141,3 +145,34 @@ def pg_uri(pg_server: PgServer) -> Iterator[str]:
     database = pg_server.new_database()
     yield pg_server.uri(database)
     pg_server.drop(database)
+
+
+NO_MODEL_RULES = replace(get_preset("default"), name="default-no-reranker", reranker="none")
+"""The default pipeline's validity, temporal and answer rules without the cross-encoder:
+the preset for tests of what may answer, with no model to load."""
+
+
+def _demo_engine(tmp_path_factory: pytest.TempPathFactory,
+                 config: SearchConfig | str) -> Iterator[Engine]:
+    with pytest.MonkeyPatch.context() as patch:
+        for name in TEST_EMBEDDERS:
+            patch.setitem(EMBEDDERS._factories, name, lambda _n=name: HashEmbedder(_n))
+        db = tmp_path_factory.mktemp("demo") / "kb.db"
+        with Engine(db, config=config, embedder="test-hash", judges=(),
+                    tz=DEMO_NOW.tzinfo) as engine:  # type: ignore[arg-type]
+            engine.ingest([demo_corpus()], now=DEMO_NOW)
+            engine.load_people(demo_people())
+            yield engine
+
+
+@pytest.fixture(scope="module")
+def demo_engine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Engine]:
+    """The demo corpus and people, embedded by the hashed test embedder with no judges
+    and the hybrid preset (no validity rules), so no model loads; one per test module."""
+    yield from _demo_engine(tmp_path_factory, "hybrid")
+
+
+@pytest.fixture(scope="module")
+def demo_rules_engine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Engine]:
+    """As ``demo_engine``, with the default pipeline's validity rules (no reranker)."""
+    yield from _demo_engine(tmp_path_factory, NO_MODEL_RULES)

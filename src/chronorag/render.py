@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
 from rich.markup import escape
@@ -80,6 +80,21 @@ def print_answer(answer: Answer, *, file: TextIO) -> None:
         console.print(f"  [cyan]upcoming[/cyan] from {ev.valid_from}: {_evidence_line(ev)}")
     if answer.flags:
         console.print(f"  flags: {escape(', '.join(answer.flags))}")
+    if "generation" in answer.extras:
+        console.print(f"  {escape(_generation_line(answer.extras['generation']))}")
+
+
+def _generation_line(info: Mapping[str, Any]) -> str:
+    """What the model did: its answer used, not used and why, or why it was not asked."""
+    who = info.get("model") or "the model"
+    if info.get("used"):
+        return f"written by {who}; every citation, number and date checked"
+    if info.get("error"):
+        return f"{who} failed ({info['error']}); the extractive answer stands"
+    if info.get("skipped"):
+        return f"not sent to {who}: {info['skipped']}"
+    problems = "; ".join(p["detail"] for p in info.get("problems", ())[:3])
+    return f"{who} wrote {info.get('text')!r}, not used: {problems}"
 
 
 def review_report(report: ReviewReport) -> str:

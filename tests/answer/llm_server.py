@@ -28,7 +28,7 @@ def main(port: int) -> None:
 
     params = xlc.CommonParams()
     params.model.path = str(model_path())
-    params.model_alias = "SmolLM2-135M-Instruct"
+    params.model_alias = ["SmolLM2-135M-Instruct"]  # a set of names in llama.cpp
     params.n_ctx = 8192
     params.n_parallel = 1
     params.hostnames = ["127.0.0.1"]

@@ -58,12 +58,13 @@ def stream_lines(content: str) -> Iterator[str]:
 class RecordedLLM:
     """``with RecordedLLM(reply) as llm: ... llm.url``; ``reply`` is a :class:`Reply`, a
     list of them (one per request, the last repeating) or a function of the request
-    body. ``requests`` keeps every request body received."""
+    body. ``requests`` keeps every request body received, ``headers`` their headers."""
 
     def __init__(self, reply: Reply | Sequence[Reply] | Callable[[dict[str, Any]], Reply]
                  ) -> None:
         self._reply = reply
         self.requests: list[dict[str, Any]] = []
+        self.headers: list[dict[str, str]] = []
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self._server.daemon_threads = True
         self.url = f"http://127.0.0.1:{self._server.server_address[1]}/v1"
@@ -92,6 +93,7 @@ class RecordedLLM:
 
             def do_POST(self) -> None:
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                owner.headers.append(dict(self.headers.items()))
                 owner.requests.append(body)
                 reply = owner.reply_to(body)
                 time.sleep(reply.delay_s)

@@ -24,6 +24,8 @@ from chronorag.demo import DEMO_NOW, demo_corpus, demo_people
 from chronorag.engine import Engine
 from chronorag.integrations.mcp_server import Tools
 
+from ..answer.recorded_llm import RecordedLLM, Reply
+
 
 def _load_driver() -> ModuleType:
     # As tests/test_cli_processes.py does: the driver is a script beside the tests.
@@ -224,3 +226,24 @@ def test_mcp_without_its_extra_names_the_extra(tmp_path: Path, monkeypatch: pyte
     err = capsys.readouterr().err
     assert code == 1 and "pip install 'chronorag[mcp]'" in err and "internal" not in err
     assert not (tmp_path / "kb.db").exists(), "fails before opening the store"
+
+
+def test_ask_with_llm_returns_the_checked_answer(kb: str) -> None:
+    # The server runs the hybrid preset (no validity rules): the number rule decides.
+    texts = {"accepted": "You have 45 days from delivery [returns-2024].",
+             "rejected": "You have 90 days [returns-2024]."}
+    got: dict[str, Any] = {}
+    for name, text in texts.items():
+        async def body(session: ClientSession, name: str = name) -> None:
+            result = await session.call_tool("ask", {"question": QUESTION, "now": NOW})
+            assert not result.is_error, result.content
+            got[name] = result.structured_content
+
+        with RecordedLLM(Reply(text)) as llm:
+            _serve(kb, body, "--llm", llm.url)
+            assert len(llm.requests) == 1
+    assert got["accepted"]["answer"] == texts["accepted"]
+    assert got["accepted"]["generation"]["used"] is True
+    assert got["rejected"]["status"] == "uncertain", got["rejected"]["generation"]
+    assert "generated_answer_rejected" in got["rejected"]["flags"], got["rejected"]["generation"]
+    assert got["rejected"]["answer"] == got["rejected"]["generation"]["extractive"]["answer"]

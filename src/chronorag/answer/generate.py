@@ -71,7 +71,8 @@ def write_answer(answer: Answer, *, llm: Generator, tz: tzinfo,
         log.warning("generator %r failed", llm, exc_info=True)
         return _failed(answer, f"{type(exc).__name__}: {exc}", extractive, started)
     verdict = check_written(written.text, evidence=answer.evidence, question=answer.question,
-                            now=answer.now, as_of=answer.as_of, tz=tz)
+                            now=answer.now, as_of=answer.as_of, tz=tz,
+                            upcoming=answer.upcoming)
     info = _info(written, verdict, extractive, started)
     if verdict.accepted:
         return _with(answer, info, text=written.text.strip())

@@ -78,8 +78,10 @@ def citations(text: str) -> list[str]:
 
 
 def check_written(text: str, *, evidence: Sequence[Evidence], question: str,
-                  now: datetime, as_of: datetime, tz: tzinfo) -> Verdict:
-    """Judge a written answer against the evidence it was written from."""
+                  now: datetime, as_of: datetime, tz: tzinfo,
+                  upcoming: Sequence[Evidence] = ()) -> Verdict:
+    """Judge a written answer against the evidence (and upcoming versions) it was
+    written from."""
     if not text.strip():
         return Verdict((), (Problem(EMPTY, "the model wrote nothing"),))
     cited = citations(text)
@@ -89,7 +91,10 @@ def check_written(text: str, *, evidence: Sequence[Evidence], question: str,
     items: list[Evidence] = []
     for name in cited:
         found = [e for e in evidence if name in (e.doc_id, e.chunk_id)]
-        if not found:
+        if any(name in (e.doc_id, e.chunk_id) for e in upcoming):
+            problems.append(Problem(NOT_APPLICABLE, f"[{name}] is an upcoming version: it "
+                                    "does not apply yet at the asked time"))
+        elif not found:
             problems.append(Problem(UNKNOWN_CITATION, f"[{name}] is not in the evidence"))
         for item in found:
             if not item.applicable:
@@ -110,33 +115,45 @@ def _item_text(item: Evidence) -> str:
 
 def _unsupported_times(text: str, *, sources: Sequence[str], cited: Sequence[Evidence],
                        now: datetime, as_of: datetime, tz: tzinfo) -> list[Problem]:
-    stated = _stated_intervals(sources, cited=cited, now=now, as_of=as_of, tz=tz)
-    problems: list[Problem] = []
-    covered: list[tuple[int, int]] = []
-    for found in parse(text, now=now, tz=tz):
-        covered.append((found.start, found.end))
-        if not any(found.interval.covers(s) for s in stated):
-            problems.append(Problem(DATE, f"{found.text!r} is not a time the cited "
-                                    "evidence or the question states"))
+    # A record's own day anchors clock times without a date ("12:30" of a lunch record);
+    # anything else is read against ``now``, as the question was.
+    anchors = [now, *(_start(e).astimezone(tz) for e in cited if e.occurred_at)]
+    stated = _stated_intervals(sources, cited=cited, anchors=anchors, as_of=as_of, tz=tz)
+    readings: dict[tuple[int, int], list[Interval]] = {}
+    surfaces: dict[tuple[int, int], str] = {}
+    for anchor in anchors:
+        for found in parse(text, now=anchor, tz=tz):
+            readings.setdefault((found.start, found.end), []).append(found.interval)
+            surfaces[(found.start, found.end)] = found.text
+    problems = [Problem(DATE, f"{surfaces[span]!r} is not a time the cited evidence or "
+                        "the question states")
+                for span, intervals in readings.items()
+                if not any(i.covers(s) for i in intervals for s in stated)]
     known = numbers(" ".join(sources))
-    rest = "".join(" " if any(a <= i < b for a, b in covered) else ch
+    rest = "".join(" " if any(a <= i < b for a, b in readings) else ch
                    for i, ch in enumerate(text))
-    for surface, readings in _answer_numbers(rest):
-        if not readings & known:
+    for surface, candidates in _answer_numbers(rest):
+        if not candidates & known:
             problems.append(Problem(NUMBER, f"{surface!r} is not a number of the cited "
                                     "evidence or the question"))
     return problems
 
 
-def _stated_intervals(sources: Sequence[str], *, cited: Sequence[Evidence], now: datetime,
-                      as_of: datetime, tz: tzinfo) -> list[Interval]:
+def _start(item: Evidence) -> datetime:
+    return datetime.fromisoformat(item.occurred_at or "")
+
+
+def _stated_intervals(sources: Sequence[str], *, cited: Sequence[Evidence],
+                      anchors: Sequence[datetime], as_of: datetime, tz: tzinfo
+                      ) -> list[Interval]:
     """Times the cited items and the question state, and the asked and current minute."""
-    out = [e.interval for text in sources for e in parse(text, now=now, tz=tz)]
+    out = [e.interval for anchor in anchors for text in sources
+           for e in parse(text, now=anchor, tz=tz)]
     for item in cited:
         for value in (item.valid_from, item.valid_to, item.occurred_at, item.published_at):
             if value:
-                out.extend(e.interval for e in parse(value, now=now, tz=tz))
-    for moment in (as_of, now):
+                out.extend(e.interval for e in parse(value, now=anchors[0], tz=tz))
+    for moment in (as_of, anchors[0]):
         local = moment.astimezone(tz).replace(second=0, microsecond=0)
         out.append(Interval(local, local + timedelta(minutes=1), Granularity.MINUTE))
     return out

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import Field
 
+from chronorag.answer.llm import Generator
 from chronorag.clock import parse_moment
 from chronorag.engine import Engine
 from chronorag.errors import ChronoragError, ConfigError, MissingDependencyError, TimeParseError
@@ -169,10 +170,11 @@ def build_server(tools: Tools) -> MCPServer:
     return server
 
 
-def run(db: str, *, tz: tzinfo, clock: Callable[[], datetime], config: str = "default"
-        ) -> None:
-    """Open the store, load the models, then serve MCP over stdio until stdin closes."""
+def run(db: str, *, tz: tzinfo, clock: Callable[[], datetime], config: str = "default",
+        llm: Generator | None = None) -> None:
+    """Open the store, load the models, then serve MCP over stdio until stdin closes;
+    with ``llm`` the ``ask`` tool's answers are written by it, checked."""
     require_extra()
-    with Engine(db, tz=tz, config=config) as engine:
+    with Engine(db, tz=tz, config=config, llm=llm) as engine:
         engine.warm_up().join()  # the first question pays no cold start
         build_server(Tools(engine, clock=clock)).run("stdio")
