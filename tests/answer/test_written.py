@@ -119,3 +119,23 @@ def test_any_text_citing_a_superseded_version_is_rejected(text: str) -> None:
     verdict = check_written(f"{text} [policy-2025]", evidence=EVIDENCE, question=Q, now=NOW,
                             as_of=NOW, tz=UTC)
     assert not verdict.accepted
+
+
+def test_a_range_is_stated_with_its_ends_at_their_own_precision() -> None:
+    item = ev("pm", "Boris Johnson was prime minister from July 2019 to September 2022.",
+              source_type="wiki")
+    question = "Who was prime minister in 2021?"
+    for said in ("in 2019", "in September 2022", "from 2019 to 2022", "until 2022"):
+        assert rules(f"Boris Johnson, {said} [pm].", evidence=(item,), question=question) \
+            == [], said
+    for said in ("in 2018", "from 2019 to 2023", "in August 2022", "between 1900 and 2100",
+                 "from 2020 to 2022"):
+        assert DATE in rules(f"Boris Johnson, {said} [pm].", evidence=(item,),
+                             question=question), said
+
+
+def test_an_id_with_a_comma_is_one_citation() -> None:
+    item = ev("/wiki/Washington,_D.C.", "The city was founded in 1790.", source_type="wiki")
+    assert rules("In 1790 [/wiki/Washington,_D.C.].", evidence=(item,),
+                 question="When was Washington founded?") == []
+    assert citations("[a, b]", ids={"a", "b"}) == ["a", "b"]

@@ -7,8 +7,9 @@ A written answer is accepted only when
 * every cited item applies at ``as_of`` (not superseded, not yet valid, not a draft or
   retired; an upcoming version is never cited);
 * every date and time it states is one the cited items state (in their text, title or
-  dates), or one the question states, or the asked time itself: the stated time may be
-  coarser ("in 2021" for "on 6 May 2021"), never finer;
+  dates), or one the question states, or the asked time itself, read at its own
+  precision: "in 2021" for "on 6 May 2021", "from 2019 to 2022" for "from July 2019 to
+  September 2022"; never finer ("on 3 July 2019" for "July 2019") and never shifted;
 * every other number it states is a number of the cited items or of the question
   (digits, Chinese numerals, English number words from two up).
 
@@ -18,10 +19,11 @@ Anything else is a :class:`Problem`, and the engine keeps the extractive answer.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta, tzinfo
 from decimal import Decimal, InvalidOperation
+from functools import lru_cache
 
 from chronorag.model import Evidence, Granularity, Interval
 from chronorag.timex import parse
@@ -67,11 +69,14 @@ class Verdict:
         return not self.problems
 
 
-def citations(text: str) -> list[str]:
-    """Ids cited in square brackets, in order, each once; ``[a, b]`` cites two."""
+def citations(text: str, *, ids: Collection[str] = ()) -> list[str]:
+    """Ids cited in square brackets, in order, each once; ``[a, b]`` cites two, unless
+    ``a, b`` is itself one of ``ids`` (a document id may hold a comma)."""
     out: list[str] = []
     for match in _CITATION.finditer(text):
-        for part in match.group(1).split(","):
+        whole = match.group(1).strip()
+        parts = [whole] if whole in ids else whole.split(",")
+        for part in parts:
             if (name := part.strip()) and name not in out:
                 out.append(name)
     return out
@@ -84,7 +89,8 @@ def check_written(text: str, *, evidence: Sequence[Evidence], question: str,
     written from."""
     if not text.strip():
         return Verdict((), (Problem(EMPTY, "the model wrote nothing"),))
-    cited = citations(text)
+    cited = citations(text, ids={i for e in (*evidence, *upcoming)
+                                 for i in (e.doc_id, e.chunk_id)})
     problems: list[Problem] = []
     if not cited:
         problems.append(Problem(NO_CITATION, "the answer cites no evidence id"))
@@ -128,7 +134,7 @@ def _unsupported_times(text: str, *, sources: Sequence[str], cited: Sequence[Evi
     problems = [Problem(DATE, f"{surfaces[span]!r} is not a time the cited evidence or "
                         "the question states")
                 for span, intervals in readings.items()
-                if not any(i.covers(s) for i in intervals for s in stated)]
+                if not any(_states(s, i, tz) for i in intervals for s in stated)]
     known = numbers(" ".join(sources))
     rest = "".join(" " if any(a <= i < b for a, b in readings) else ch
                    for i, ch in enumerate(text))
@@ -139,6 +145,51 @@ def _unsupported_times(text: str, *, sources: Sequence[str], cited: Sequence[Evi
     return problems
 
 
+def _states(stated: Interval, said: Interval, tz: tzinfo) -> bool:
+    """Whether ``said`` is ``stated`` read at ``said``'s precision (its unit at both ends:
+    July 2019 - September 2022 read in years is 2019 - 2022)."""
+    if (stated.start, stated.end) == (said.start, said.end):
+        return True
+    unit = said.granularity
+    if unit not in _UNITS or stated.start is None or stated.end is None:
+        return False
+    return (_floor(stated.start, unit, tz), _ceil(stated.end, unit, tz)) == (said.start,
+                                                                              said.end)
+
+
+_UNITS = {Granularity.CENTURY: 1200, Granularity.DECADE: 120, Granularity.YEAR: 12,
+          Granularity.QUARTER: 3, Granularity.MONTH: 1, Granularity.WEEK: 0,
+          Granularity.DAY: 0, Granularity.HOUR: 0, Granularity.MINUTE: 0}
+
+
+def _floor(moment: datetime, unit: Granularity, tz: tzinfo) -> datetime:
+    local = moment.astimezone(tz)
+    if unit is Granularity.MINUTE:
+        return local.replace(second=0, microsecond=0)
+    if unit is Granularity.HOUR:
+        return local.replace(minute=0, second=0, microsecond=0)
+    day = local.date()
+    if unit is Granularity.WEEK:
+        day -= timedelta(days=day.weekday())
+    elif unit is not Granularity.DAY:
+        months = _UNITS[unit]
+        index = (day.year * 12 + day.month - 1) // months * months
+        day = day.replace(year=index // 12, month=index % 12 + 1, day=1)
+    return datetime(day.year, day.month, day.day, tzinfo=tz)
+
+
+def _ceil(moment: datetime, unit: Granularity, tz: tzinfo) -> datetime:
+    start = _floor(moment, unit, tz)
+    if start == moment:
+        return start
+    step = {Granularity.MINUTE: timedelta(minutes=1), Granularity.HOUR: timedelta(hours=1),
+            Granularity.DAY: timedelta(days=1), Granularity.WEEK: timedelta(weeks=1)}
+    if unit in step:
+        return _floor(start + step[unit], unit, tz)  # across a DST change too
+    index = start.year * 12 + start.month - 1 + _UNITS[unit]
+    return start.replace(year=index // 12, month=index % 12 + 1)
+
+
 def _start(item: Evidence) -> datetime:
     return datetime.fromisoformat(item.occurred_at or "")
 
@@ -146,17 +197,36 @@ def _start(item: Evidence) -> datetime:
 def _stated_intervals(sources: Sequence[str], *, cited: Sequence[Evidence],
                       anchors: Sequence[datetime], as_of: datetime, tz: tzinfo
                       ) -> list[Interval]:
-    """Times the cited items and the question state, and the asked and current minute."""
-    out = [e.interval for anchor in anchors for text in sources
-           for e in parse(text, now=anchor, tz=tz)]
+    """Times the cited items and the question state (a range with its two ends), and the
+    asked and the current minute."""
+    out = [i for anchor in anchors for text in sources for i in _parsed(text, anchor, tz)]
     for item in cited:
         for value in (item.valid_from, item.valid_to, item.occurred_at, item.published_at):
             if value:
-                out.extend(e.interval for e in parse(value, now=anchors[0], tz=tz))
+                out.extend(_parsed(value, anchors[0], tz))
     for moment in (as_of, anchors[0]):
         local = moment.astimezone(tz).replace(second=0, microsecond=0)
         out.append(Interval(local, local + timedelta(minutes=1), Granularity.MINUTE))
-    return out
+    return [*out, *(end for i in out for end in _ends(i, tz))]
+
+
+@lru_cache(maxsize=512)
+def _parsed(text: str, anchor: datetime, tz: tzinfo) -> tuple[Interval, ...]:
+    # Evidence texts repeat across the checks of one answer; reading them is the cost.
+    return tuple(found.interval for found in parse(text, now=anchor, tz=tz))
+
+
+def _ends(interval: Interval, tz: tzinfo) -> list[Interval]:
+    """The first and the last unit of a range ("July 2019" and "September 2022" of "from
+    July 2019 to September 2022"); nothing for a single unit or an open range."""
+    unit, start, end = interval.granularity, interval.start, interval.end
+    if unit not in _UNITS or start is None or end is None:
+        return []
+    tick = timedelta(microseconds=1)
+    first = Interval(start, _ceil(start + tick, unit, tz), unit)
+    if first.end is None or first.end >= end:
+        return []
+    return [first, Interval(_floor(end - tick, unit, tz), end, unit)]
 
 
 def numbers(text: str) -> set[Decimal]:

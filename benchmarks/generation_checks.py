@@ -1,0 +1,143 @@
+"""How often do the checks of a written answer accept faithful answers and reject unfaithful
+ones, on real evidence?
+
+    python benchmarks/generation_checks.py DIR --db STORE [--limit N] [--json]
+
+DIR is a TimeQA-format folder (``questions.jsonl``), STORE a store of its corpus (as
+``chronorag eval retrieval --db`` uses). Each question is asked through the default
+pipeline without a model; from the deciding evidence item of every answered question,
+answers a model could write are made and judged by ``answer.written.check_written``:
+
+* faithful (should be accepted): the short answer cited; the deciding sentence verbatim,
+  cited; the question's own time, then the short answer, cited;
+* unfaithful (should be rejected): the deciding sentence with one number changed to one
+  the evidence never states; a sentence of an item that does not apply, citing it; the
+  deciding sentence citing an id that is not in the evidence; the sentence uncited.
+
+The speed row compares the checks' time with the question's own (same process).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+import time
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from chronorag.answer.written import check_written, numbers
+from chronorag.engine import Engine
+from chronorag.evaluate.harness import EVAL_NOW, load_questions
+from chronorag.model import Answer, AnswerStatus, Evidence
+
+FAITHFUL = ("short answer", "deciding sentence", "question's time + answer")
+UNFAITHFUL = ("a number changed", "an item that does not apply", "an unknown id", "uncited")
+
+
+def _sentence(item: Evidence) -> str:
+    return (item.sentence or item.text).strip()
+
+
+def _changed_number(text: str, known: set[Any]) -> str | None:
+    """``text`` with its first number replaced by one the evidence never states."""
+    match = re.search(r"(?<![\d.,])\d+(?![\d.,])", text)
+    if match is None:
+        return None
+    value = int(match.group())
+    new = value + 7
+    while new in known:
+        new += 7
+    return text[:match.start()] + str(new) + text[match.end():]
+
+
+def cases(answer: Answer) -> Iterator[tuple[str, bool, str]]:
+    """(kind, should be accepted, text) for one answered question."""
+    deciding = answer.evidence[0]
+    cite = f"[{deciding.doc_id}]"
+    sentence = _sentence(deciding)
+    if answer.answer:
+        yield FAITHFUL[0], True, f"{answer.answer} {cite}"
+    yield FAITHFUL[1], True, f"{sentence} {cite}"
+    times = answer.understanding.time_expressions
+    if times and answer.answer:
+        yield FAITHFUL[2], True, f"{times[0].text}: {answer.answer} {cite}"
+    # The asked year is a time an answer may state ("as of 2026"): never the changed one.
+    known = numbers(" ".join([answer.question, str(answer.as_of.year), str(answer.now.year),
+                              *(f"{e.title} {e.text}" for e in answer.evidence)]))
+    changed = _changed_number(sentence, known)
+    if changed is not None:
+        yield UNFAITHFUL[0], False, f"{changed} {cite}"
+    other = next((e for e in answer.evidence if not e.applicable), None)
+    if other is not None:
+        yield UNFAITHFUL[1], False, f"{_sentence(other)} [{other.doc_id}]"
+    yield UNFAITHFUL[2], False, f"{sentence} [{deciding.doc_id}-unknown]"
+    yield UNFAITHFUL[3], False, sentence
+
+
+def run(folder: Path, *, db: str, limit: int | None) -> dict[str, Any]:
+    questions = load_questions(folder / "questions.jsonl", limit=limit)
+    judged: dict[str, Counter[str]] = {k: Counter() for k in (*FAITHFUL, *UNFAITHFUL)}
+    reasons: dict[str, Counter[str]] = {k: Counter() for k in FAITHFUL}
+    ask_s = check_s = 0.0
+    answered = 0
+    with Engine(db) as engine:
+        for q in questions:
+            started = time.perf_counter()
+            answer = engine.ask(q.text, now=EVAL_NOW, generate=False)
+            ask_s += time.perf_counter() - started
+            if answer.status is not AnswerStatus.ANSWERED or not answer.evidence[0].applicable:
+                continue
+            answered += 1
+            for kind, faithful, text in cases(answer):
+                started = time.perf_counter()
+                verdict = check_written(text, evidence=answer.evidence, question=q.text,
+                                        now=answer.now, as_of=answer.as_of, tz=engine.tz,
+                                        upcoming=answer.upcoming)
+                check_s += time.perf_counter() - started
+                judged[kind]["accepted" if verdict.accepted else "rejected"] += 1
+                if faithful and not verdict.accepted:
+                    reasons[kind].update(p.rule for p in verdict.problems)
+    return {"set": folder.name, "questions": len(questions), "answered": answered,
+            "judged": {k: dict(v) for k, v in judged.items()},
+            "false_rejections": {k: dict(v) for k, v in reasons.items()},
+            "ask_ms": 1000 * ask_s / max(len(questions), 1),
+            "check_ms": 1000 * check_s / max(sum(sum(v.values()) for v in judged.values()), 1)}
+
+
+def table(result: dict[str, Any]) -> str:
+    lines = [f"### {result['set']}: {result['answered']} answered of {result['questions']}",
+             "| answer written | should be | n | accepted | rejected |", "|---|---|---:|---:|---:|"]
+    for kind, counts in result["judged"].items():
+        n = sum(counts.values())
+        if n:
+            should = "accepted" if kind in FAITHFUL else "rejected"
+            lines.append(f"| {kind} | {should} | {n} | {100 * counts.get('accepted', 0) / n:.1f}%"
+                         f" | {100 * counts.get('rejected', 0) / n:.1f}% |")
+    for kind, rules in result["false_rejections"].items():
+        if rules:
+            lines.append(f"- faithful '{kind}' rejected for: "
+                         + ", ".join(f"{r} ({c})" for r, c in sorted(rules.items())))
+    ratio = result["check_ms"] / max(result["ask_ms"], 1e-9)
+    lines.append(f"- checks {result['check_ms']:.2f} ms per answer against {result['ask_ms']:.0f}"
+                 f" ms per question asked (ratio {ratio:.4f})")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("folder", type=Path)
+    parser.add_argument("--db", required=True)
+    parser.add_argument("--limit", type=int, default=None)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    result = run(args.folder, db=args.db, limit=args.limit)
+    print(json.dumps(result, ensure_ascii=False) if args.json else table(result))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
