@@ -18,6 +18,7 @@ from chronorag.serve.limits import Limits
 if TYPE_CHECKING:
     from fastapi import FastAPI
 
+    from chronorag.answer.llm import Generator
     from chronorag.serve.service import Service
 
 log = logging.getLogger(__name__)
@@ -44,14 +45,15 @@ def create_app(service: Service, *, clock: Callable[[], datetime],
 
 
 def run(db: str, *, host: str, port: int, tz: tzinfo, clock: Callable[[], datetime],
-        limits: Limits | None = None) -> None:
-    """Open the store, load the models, then serve until interrupted."""
+        limits: Limits | None = None, llm: Generator | None = None) -> None:
+    """Open the store, load the models, then serve until interrupted; ``llm`` writes
+    the answers (see :class:`~chronorag.serve.service.Service`)."""
     require_extra()
     import uvicorn
 
     from chronorag.serve.service import Service
 
-    service = Service(db, tz=tz)
+    service = Service(db, tz=tz, llm=llm)
     try:
         service.warm_up()
         app = create_app(service, clock=clock, limits=limits)

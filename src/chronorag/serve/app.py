@@ -32,7 +32,7 @@ from chronorag.errors import (
 from chronorag.serve.limits import Limits
 from chronorag.serve.metrics import BodyLimit, Metrics, MetricsMiddleware
 from chronorag.serve.routes import Context, router
-from chronorag.serve.service import ApiError, Service
+from chronorag.serve.service import ApiError, Service, internal_error
 
 log = logging.getLogger(__name__)
 
@@ -126,5 +126,4 @@ def _errors(app: FastAPI) -> None:
     async def internal(request: Request, exc: Exception) -> JSONResponse:
         log.error("internal error serving %s %s", request.method, request.url.path,
                   exc_info=exc)
-        return _error(500, "internal", f"internal error ({type(exc).__name__}); the store "
-                      "keeps its last committed state. The server log has the details")
+        return JSONResponse(internal_error(exc).to_json(), status_code=500)

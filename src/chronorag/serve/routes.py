@@ -6,7 +6,7 @@ the clock, the limits and the turn that questions take one after another.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
 from typing import Annotated, Any, TypeVar
@@ -15,8 +15,11 @@ import anyio
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from fastapi.sse import EventSourceResponse, ServerSentEvent
 
 from chronorag.clock import parse_moment
+from chronorag.model import Answer
+from chronorag.serve.generation import events, written
 from chronorag.serve.keys import authenticate
 from chronorag.serve.schemas import AskBody, ContextBody, ExtractBody, zone
 from chronorag.serve.service import ApiError, Service, Upload, require_admin
@@ -98,12 +101,41 @@ def whoami(key: Caller) -> dict[str, Any]:
     return {"id": key.id, "user": key.user, "admin": key.admin}
 
 
-@router.post("/ask", tags=["ask"])
-async def ask(body: AskBody, key: Caller, ctx: Ctx) -> JSONResponse:
-    """Exactly ``chronorag ask --json``, asked by the key's user."""
+@dataclass(frozen=True)
+class Asked:
+    """A question after its turn: the extractive answer, and the zone it was asked in."""
+
+    answer: Answer
+    tz: tzinfo | None
+
+
+async def extractive(body: AskBody, key: Caller, ctx: Ctx) -> Asked:
+    """The question's turn: retrieval and the extractive answer. A dependency, so that a
+    401, 422 or 503 is a JSON response before a stream could open."""
     tz, now = _zone(body.tz), ctx.now(body.now)
-    return JSONResponse(await ctx.read(lambda: ctx.service.ask(
-        key, body.question, now=now, as_of=body.as_of, k=body.k, tz=tz)))
+    answer = await ctx.read(lambda: ctx.service.ask(
+        key, body.question, now=now, as_of=body.as_of, k=body.k, tz=tz))
+    return Asked(answer, tz)
+
+
+Extractive = Annotated[Asked, Depends(extractive)]
+
+
+@router.post("/ask", tags=["ask"])
+async def ask(asked: Extractive, ctx: Ctx) -> JSONResponse:
+    """Exactly ``chronorag ask --json``, asked by the key's user; with an llm the model
+    writes the answer (``generation`` says how) after the question's turn."""
+    answer = await written(ctx.service, asked.answer, tz=asked.tz)
+    return JSONResponse(answer.to_json())
+
+
+@router.post("/ask/stream", tags=["ask"], response_class=EventSourceResponse)
+async def ask_stream(asked: Extractive, ctx: Ctx) -> AsyncIterator[ServerSentEvent]:
+    """``/v1/ask`` as server-sent events: ``evidence`` (the extractive answer), ``delta``
+    (``{"text"}``) as the model writes, then ``answer`` (what ``/v1/ask`` returns); a
+    failure after the start ends the stream with ``error``."""
+    async for item in events(ctx.service, asked.answer, tz=asked.tz):
+        yield item
 
 
 @router.post("/context", tags=["ask"])

@@ -12,16 +12,18 @@ from __future__ import annotations
 import logging
 import tempfile
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
 from pathlib import Path, PurePath
 from typing import Any
 
+from chronorag.answer.llm import Generator
+from chronorag.config import SearchConfig
 from chronorag.engine import Engine
 from chronorag.errors import FieldError, ValidationError
 from chronorag.ingest import SUFFIXES, Named
-from chronorag.model import Document, Interval
+from chronorag.model import Answer, Document, Interval
 from chronorag.people.load import parse_directory
 from chronorag.store.base import ApiKey
 
@@ -48,6 +50,13 @@ class ApiError(Exception):
         return {"error": body}
 
 
+def internal_error(exc: BaseException) -> ApiError:
+    """A 500 that names the kind of failure only: the details (paths, values) stay in
+    the server's log."""
+    return ApiError(500, "internal", f"internal error ({type(exc).__name__}); the store "
+                    "keeps its last committed state. The server log has the details")
+
+
 @dataclass(frozen=True)
 class Upload:
     """One uploaded file: the name its sender gave it and its bytes."""
@@ -63,11 +72,16 @@ def require_admin(key: ApiKey, what: str) -> None:
 
 
 class Service:
-    """The engine behind ``chronorag serve``; every method takes the caller's key."""
+    """The engine behind ``chronorag serve``; every method takes the caller's key.
 
-    def __init__(self, db: str, *, tz: tzinfo, config: str = "default") -> None:
+    ``llm``: the chat model that writes answers from the evidence (the reader's; writes
+    need none). ``None``: extractive answers only.
+    """
+
+    def __init__(self, db: str, *, tz: tzinfo, config: str | SearchConfig = "default",
+                 llm: Generator | None = None) -> None:
         self.db, self.tz, self._config = db, tz, config
-        self.reader = Engine(db, tz=tz, config=config)
+        self.reader = Engine(db, tz=tz, config=config, llm=llm)
         self._read_lock = threading.Lock()
         self._write_lock = threading.Lock()
         self._writer: Engine | None = None
@@ -87,13 +101,26 @@ class Service:
 
     # -- reading ----------------------------------------------------------------------
 
+    @property
+    def llm(self) -> Generator | None:
+        return self.reader.llm
+
     def ask(self, key: ApiKey, question: str, *, now: datetime, as_of: datetime | None,
-            k: int, tz: tzinfo | None) -> dict[str, Any]:
-        """``ask --json`` for the key's user (their privacy rules, never an admin's view)."""
+            k: int, tz: tzinfo | None) -> Answer:
+        """The extractive answer for the key's user (their privacy rules, never an
+        admin's view); :meth:`generate` then has the model write it."""
         with self._read_lock:
-            answer = self.reader.ask(question, now=now, as_of=as_of, user=key.user, k=k,
-                                     tz=tz)
-        return answer.to_json()
+            return self.reader.ask(question, now=now, as_of=as_of, user=key.user, k=k,
+                                   tz=tz, generate=False)
+
+    def generate(self, answer: Answer, *, tz: tzinfo | None,
+                 on_text: Callable[[str], None] | None = None) -> Answer:
+        """``answer`` written by the model and checked (unchanged without an ``llm``).
+
+        Not under the read lock: it reads only ``answer`` (its evidence is already the
+        asker's), so the next question is retrieved while the model writes.
+        """
+        return self.reader.generate(answer, tz=tz, on_text=on_text)
 
     def context(self, question: str, *, now: datetime, as_of: datetime | None,
                 budget: int | None, shares: Mapping[str, float] | None,
