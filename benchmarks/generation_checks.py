@@ -15,6 +15,10 @@ answers a model could write are made and judged by ``answer.written.check_writte
   deciding sentence citing an id that is not in the evidence; the sentence uncited.
 
 The speed row compares the checks' time with the question's own (same process).
+
+With ``--llm URL`` the questions are also answered by that model (an OpenAI-compatible
+endpoint) through ``Engine.generate``: how many written answers were used, which rules
+rejected the others, and the model's time against the question's.
 """
 
 from __future__ import annotations
@@ -22,7 +26,6 @@ from __future__ import annotations
 import argparse
 import json
 import re
-import sys
 import time
 from collections import Counter
 from collections.abc import Iterator
@@ -108,6 +111,42 @@ def run(folder: Path, *, db: str, limit: int | None) -> dict[str, Any]:
             "check_ms": 1000 * check_s / max(sum(sum(v.values()) for v in judged.values()), 1)}
 
 
+def run_model(folder: Path, *, db: str, limit: int | None, url: str) -> dict[str, Any]:
+    """Every question answered by the model at ``url``: used, rejected (by rule), failed."""
+    from chronorag.answer.openai_chat import OpenAIChat
+
+    outcome: Counter[str] = Counter()
+    rules: Counter[str] = Counter()
+    ask_s = write_s = 0.0
+    with Engine(db, llm=OpenAIChat(url, timeout_s=120)) as engine:
+        for q in load_questions(folder / "questions.jsonl", limit=limit):
+            started = time.perf_counter()
+            answer = engine.ask(q.text, now=EVAL_NOW, generate=False)
+            ask_s += time.perf_counter() - started
+            started = time.perf_counter()
+            info = engine.generate(answer).extras["generation"]
+            write_s += time.perf_counter() - started
+            kind = ("skipped" if info.get("skipped") else "failed" if info.get("error")
+                    else "used" if info["used"] else "rejected")
+            outcome[kind] += 1
+            rules.update({p["rule"] for p in info.get("problems", ())})
+    n = max(sum(outcome.values()), 1)
+    return {"set": folder.name, "model": url, "outcome": dict(outcome), "rules": dict(rules),
+            "ask_ms": 1000 * ask_s / n, "write_ms": 1000 * write_s / n}
+
+
+def model_table(result: dict[str, Any]) -> str:
+    n = sum(result["outcome"].values())
+    parts = ", ".join(f"{k} {v} ({100 * v / n:.1f}%)" for k, v in
+                      sorted(result["outcome"].items()))
+    rules = ", ".join(f"{r} {c}" for r, c in sorted(result["rules"].items()))
+    return (f"### {result['set']} written by {result['model']}: {n} questions\n- {parts}\n"
+            f"- answers rejected with (an answer may break several): {rules or 'none'}\n"
+            f"- model {result['write_ms']:.0f} ms per question against "
+            f"{result['ask_ms']:.0f} ms to ask it (ratio "
+            f"{result['write_ms'] / max(result['ask_ms'], 1e-9):.1f})")
+
+
 def table(result: dict[str, Any]) -> str:
     lines = [f"### {result['set']}: {result['answered']} answered of {result['questions']}",
              "| answer written | should be | n | accepted | rejected |", "|---|---|---:|---:|---:|"]
@@ -134,10 +173,15 @@ def main() -> None:
     parser.add_argument("--db", required=True)
     parser.add_argument("--limit", type=int, default=None)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--llm", default=None, metavar="URL",
+                        help="also have this endpoint's model write every answer")
     args = parser.parse_args()
     result = run(args.folder, db=args.db, limit=args.limit)
     print(json.dumps(result, ensure_ascii=False) if args.json else table(result))
+    if args.llm:
+        written = run_model(args.folder, db=args.db, limit=args.limit, url=args.llm)
+        print(json.dumps(written, ensure_ascii=False) if args.json else model_table(written))
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

@@ -116,3 +116,19 @@ def test_without_langchain_the_error_names_the_extra(monkeypatch: pytest.MonkeyP
         monkeypatch.setitem(sys.modules, name, None)
     with pytest.raises(MissingDependencyError, match=r"pip install 'chronorag\[langchain\]'"):
         importlib.import_module("chronorag.integrations.langchain")
+
+
+def test_the_engines_own_model_is_not_asked(demo_engine: Engine) -> None:
+    from chronorag.answer.openai_chat import OpenAIChat
+
+    from ..answer.recorded_llm import RecordedLLM, Reply
+
+    with RecordedLLM(Reply("You have 45 days [returns-2024].")) as llm:
+        demo_engine.llm = OpenAIChat(llm.url)
+        try:
+            docs = ChronoragRetriever(engine=demo_engine, now=DEMO_NOW, k=2).invoke(RETURNS)
+        finally:
+            demo_engine.llm = None
+        assert llm.requests == []
+    assert docs and "generation" not in docs[0].metadata
+    assert docs[0].metadata["answer"] != "You have 45 days [returns-2024]."

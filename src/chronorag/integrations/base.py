@@ -36,10 +36,12 @@ def ask(engine: Engine, question: str, *, now: datetime | None, as_of: datetime 
     each item's metadata, still says when the evidence disagrees.
 
     ``now=None`` reads the clock here, at call time: a retriever built once and kept for
-    a long time must not answer "yesterday" relative to the day it was built.
+    a long time must not answer "yesterday" relative to the day it was built. The
+    engine's own ``llm``, if any, is not asked: the framework's chain writes the answer
+    from these documents, and ``answer`` in their metadata is the extractive one.
     """
     answer = engine.ask(question, now=now or system_now(), as_of=as_of, user=user, k=k,
-                        admin=admin).to_json()
+                        admin=admin, generate=False).to_json()
     # The answer's own status lives beside the evidence's (a document's) status.
     shared = {"answer_status": answer["status"], "answer": answer["answer"]}
     return [Hit(text=item["text"],
