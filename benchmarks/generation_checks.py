@@ -5,7 +5,8 @@ ones, on real evidence?
 
 DIR is a TimeQA-format folder (``questions.jsonl``), STORE a store of its corpus (as
 ``chronorag eval retrieval --db`` uses). Each question is asked through the default
-pipeline without a model; from the deciding evidence item of every answered question,
+pipeline without a model; from the first evidence item of every question answered or
+uncertain (when that item applies),
 answers a model could write are made and judged by ``answer.written.check_written``:
 
 * faithful (should be accepted): the short answer cited; the deciding sentence verbatim,
@@ -58,7 +59,7 @@ def _changed_number(text: str, known: set[Any]) -> str | None:
 
 
 def cases(answer: Answer) -> Iterator[tuple[str, bool, str]]:
-    """(kind, should be accepted, text) for one answered question."""
+    """(kind, should be accepted, text) for one question's answer."""
     deciding = answer.evidence[0]
     cite = f"[{deciding.doc_id}]"
     sentence = _sentence(deciding)
@@ -92,7 +93,9 @@ def run(folder: Path, *, db: str, limit: int | None) -> dict[str, Any]:
             started = time.perf_counter()
             answer = engine.ask(q.text, now=EVAL_NOW, generate=False)
             ask_s += time.perf_counter() - started
-            if answer.status is not AnswerStatus.ANSWERED or not answer.evidence[0].applicable:
+            # Uncertain answers too (XQuAD's undated pages are never more): the checks
+            # judge the text against the evidence, whatever the status.
+            if answer.status is AnswerStatus.NOT_FOUND or not answer.evidence[0].applicable:
                 continue
             answered += 1
             for kind, faithful, text in cases(answer):
@@ -104,7 +107,7 @@ def run(folder: Path, *, db: str, limit: int | None) -> dict[str, Any]:
                 judged[kind]["accepted" if verdict.accepted else "rejected"] += 1
                 if faithful and not verdict.accepted:
                     reasons[kind].update(p.rule for p in verdict.problems)
-    return {"set": folder.name, "questions": len(questions), "answered": answered,
+    return {"set": folder.name, "questions": len(questions), "judged_questions": answered,
             "judged": {k: dict(v) for k, v in judged.items()},
             "false_rejections": {k: dict(v) for k, v in reasons.items()},
             "ask_ms": 1000 * ask_s / max(len(questions), 1),
@@ -148,7 +151,8 @@ def model_table(result: dict[str, Any]) -> str:
 
 
 def table(result: dict[str, Any]) -> str:
-    lines = [f"### {result['set']}: {result['answered']} answered of {result['questions']}",
+    lines = [f"### {result['set']}: {result['judged_questions']} of {result['questions']} "
+             "questions with an applicable first item",
              "| answer written | should be | n | accepted | rejected |", "|---|---|---:|---:|---:|"]
     for kind, counts in result["judged"].items():
         n = sum(counts.values())

@@ -139,3 +139,11 @@ def test_an_id_with_a_comma_is_one_citation() -> None:
     assert rules("In 1790 [/wiki/Washington,_D.C.].", evidence=(item,),
                  question="When was Washington founded?") == []
     assert citations("[a, b]", ids={"a", "b"}) == ["a", "b"]
+
+
+def test_a_bracket_quoted_from_the_evidence_is_not_a_citation() -> None:
+    item = ev("school", "The act recognises two kinds of school[clarification needed].")
+    quote = "The act recognises two kinds of school[clarification needed]. [school]"
+    assert rules(quote, evidence=(item,), question="Which schools?") == []
+    assert rules("Public and independent [clarification needed].", evidence=(item,),
+                 question="Which schools?") == [NO_CITATION]

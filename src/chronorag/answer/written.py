@@ -69,12 +69,17 @@ class Verdict:
         return not self.problems
 
 
-def citations(text: str, *, ids: Collection[str] = ()) -> list[str]:
+def citations(text: str, *, ids: Collection[str] = (),
+              quoted: Collection[str] = ()) -> list[str]:
     """Ids cited in square brackets, in order, each once; ``[a, b]`` cites two, unless
-    ``a, b`` is itself one of ``ids`` (a document id may hold a comma)."""
+    ``a, b`` is itself one of ``ids`` (a document id may hold a comma). A bracket of the
+    evidence's own text (``quoted``: Wikipedia's "[clarification needed]") is a quote,
+    not a citation, unless it is an id."""
     out: list[str] = []
     for match in _CITATION.finditer(text):
         whole = match.group(1).strip()
+        if whole in quoted and whole not in ids:
+            continue
         parts = [whole] if whole in ids else whole.split(",")
         for part in parts:
             if (name := part.strip()) and name not in out:
@@ -89,8 +94,9 @@ def check_written(text: str, *, evidence: Sequence[Evidence], question: str,
     written from."""
     if not text.strip():
         return Verdict((), (Problem(EMPTY, "the model wrote nothing"),))
-    cited = citations(text, ids={i for e in (*evidence, *upcoming)
-                                 for i in (e.doc_id, e.chunk_id)})
+    shown = (*evidence, *upcoming)
+    cited = citations(text, ids={i for e in shown for i in (e.doc_id, e.chunk_id)},
+                      quoted={m.strip() for e in shown for m in _CITATION.findall(e.text)})
     problems: list[Problem] = []
     if not cited:
         problems.append(Problem(NO_CITATION, "the answer cites no evidence id"))
