@@ -30,16 +30,21 @@ import re
 import time
 from collections import Counter
 from collections.abc import Iterator
+from datetime import UTC, timedelta
 from pathlib import Path
 from typing import Any
 
 from chronorag.answer.written import check_written, numbers
 from chronorag.engine import Engine
 from chronorag.evaluate.harness import EVAL_NOW, load_questions
-from chronorag.model import Answer, AnswerStatus, Evidence
+from chronorag.model import Answer, AnswerStatus, Evidence, Granularity, Interval, TimeExpression
+from chronorag.timex import parse
 
-FAITHFUL = ("short answer", "deciding sentence", "question's time + answer")
-UNFAITHFUL = ("a number changed", "an item that does not apply", "an unknown id", "uncited")
+FAITHFUL = ("short answer", "deciding sentence", "question's time + answer",
+            "a date written another way")
+UNFAITHFUL = ("a number changed", "a date moved by one unit", "an item that does not apply",
+              "an unknown id", "uncited")
+_WRITTEN = {Granularity.DAY: "%Y-%m-%d", Granularity.MONTH: "%B %Y", Granularity.YEAR: "%Y"}
 
 
 def _sentence(item: Evidence) -> str:
@@ -58,6 +63,53 @@ def _changed_number(text: str, known: set[Any]) -> str | None:
     return text[:match.start()] + str(new) + text[match.end():]
 
 
+def _first_date(text: str, answer: Answer) -> TimeExpression | None:
+    """The first single day, month or year of ``text`` (not a range)."""
+    for found in parse(text, now=answer.now, tz=answer.now.tzinfo or UTC):
+        iv = found.interval
+        if iv.granularity in _WRITTEN and iv.start is not None and iv.end is not None \
+                and _one_unit(iv):
+            return found
+    return None
+
+
+def _one_unit(iv: Interval) -> bool:
+    assert iv.start is not None and iv.end is not None
+    days = (iv.end - iv.start).days
+    return {Granularity.DAY: days == 1, Granularity.MONTH: 28 <= days <= 31,
+            Granularity.YEAR: 365 <= days <= 366}.get(iv.granularity or Granularity.DAY, False)
+
+
+def _redated(text: str, found: TimeExpression, *, shift: int) -> str:
+    """``text`` with ``found`` written in another form (shift 0) or moved by units."""
+    iv = found.interval
+    assert iv.start is not None and iv.granularity is not None
+    start = iv.start
+    if shift and iv.granularity is Granularity.DAY:
+        start += timedelta(days=shift)
+    elif shift and iv.granularity is Granularity.MONTH:
+        index = start.year * 12 + start.month - 1 + shift
+        start = start.replace(year=index // 12, month=index % 12 + 1)
+    elif shift:
+        start = start.replace(year=start.year + shift)
+    return text[:found.start] + start.strftime(_WRITTEN[iv.granularity]) + text[found.end:]
+
+
+def _moved(sentence: str, date: TimeExpression, answer: Answer) -> str | None:
+    """``sentence`` with ``date`` moved by the fewest units that make it overlap no time
+    the evidence, the question or the asked moment states: certainly unsupported."""
+    tz = answer.now.tzinfo or UTC
+    stated = [e.interval for text in (answer.question, *(i.text for i in answer.evidence))
+              for e in parse(text, now=answer.now, tz=tz)]
+    stated += [Interval(m, m + timedelta(minutes=1)) for m in (answer.now, answer.as_of)]
+    for shift in range(1, 50):
+        moved = _redated(sentence, date, shift=shift)
+        found = _first_date(moved[date.start:], answer)
+        if found is not None and not any(found.interval.overlaps(s) for s in stated):
+            return moved
+    return None
+
+
 def cases(answer: Answer) -> Iterator[tuple[str, bool, str]]:
     """(kind, should be accepted, text) for one question's answer."""
     deciding = answer.evidence[0]
@@ -72,14 +124,19 @@ def cases(answer: Answer) -> Iterator[tuple[str, bool, str]]:
     # The asked year is a time an answer may state ("as of 2026"): never the changed one.
     known = numbers(" ".join([answer.question, str(answer.as_of.year), str(answer.now.year),
                               *(f"{e.title} {e.text}" for e in answer.evidence)]))
+    date = _first_date(sentence, answer)
+    if date is not None:
+        yield FAITHFUL[3], True, f"{_redated(sentence, date, shift=0)} {cite}"
     changed = _changed_number(sentence, known)
     if changed is not None:
         yield UNFAITHFUL[0], False, f"{changed} {cite}"
+    if date is not None and (moved := _moved(sentence, date, answer)) is not None:
+        yield UNFAITHFUL[1], False, f"{moved} {cite}"
     other = next((e for e in answer.evidence if not e.applicable), None)
     if other is not None:
-        yield UNFAITHFUL[1], False, f"{_sentence(other)} [{other.doc_id}]"
-    yield UNFAITHFUL[2], False, f"{sentence} [{deciding.doc_id}-unknown]"
-    yield UNFAITHFUL[3], False, sentence
+        yield UNFAITHFUL[2], False, f"{_sentence(other)} [{other.doc_id}]"
+    yield UNFAITHFUL[3], False, f"{sentence} [{deciding.doc_id}-unknown]"
+    yield UNFAITHFUL[4], False, sentence
 
 
 def run(folder: Path, *, db: str, limit: int | None) -> dict[str, Any]:
