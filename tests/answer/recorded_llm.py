@@ -27,12 +27,14 @@ STREAM = [json.loads(line[5:]) for line in
 @dataclass(frozen=True)
 class Reply:
     """What the endpoint does for one request: write ``content`` (in pieces of a word
-    when streaming), or answer HTTP ``status`` with ``raw``, after ``delay_s``."""
+    when streaming, ``gap_s`` apart), or answer HTTP ``status`` with ``raw``, after
+    ``delay_s``."""
 
     content: str = ""
     status: int = 200
     raw: str | None = None
     delay_s: float = 0.0
+    gap_s: float = 0.0
 
 
 def chat_body(content: str) -> dict[str, Any]:
@@ -112,6 +114,7 @@ class RecordedLLM:
                     for line in stream_lines(reply.content):
                         self.wfile.write(line.encode("utf-8"))
                         self.wfile.flush()
+                        time.sleep(reply.gap_s)
                 else:
                     self._send(200, json.dumps(chat_body(reply.content), ensure_ascii=False),
                                "application/json; charset=utf-8")

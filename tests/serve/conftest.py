@@ -3,6 +3,7 @@
 ``fast_served``: the family records, the demo corpus and the retail semantic layer, with
 the test embedder and no models (the API's rules are under test, not relevance).
 ``served``: the demo store with the shipped models, for answers and the web page.
+``browser`` (headless Chromium) and ``artifacts`` (the screenshots' folder): the page tests.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -17,6 +19,7 @@ import pytest
 # conftest one folder up.
 sys.path.insert(0, str(Path(__file__).parent))
 sys.path.insert(0, str(Path(__file__).parents[1]))
+from browsing import artifacts_folder, launched
 from serving import CASES, FAST_CONFIG, NOW, SHANGHAI, Limits, Served, make_keys, running
 
 from chronorag.demo import DEMO_NOW, demo_corpus, demo_people
@@ -62,3 +65,14 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
             yield Served(url, service, db, keys)
     finally:
         service.close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with launched() as chromium:
+        yield chromium
+
+
+@pytest.fixture(scope="module")
+def artifacts() -> Path:
+    return artifacts_folder()

@@ -15,24 +15,15 @@ that is a failure: CI installs both.
 from __future__ import annotations
 
 import json
-import os
 import re
-import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
-
-try:
-    from playwright.sync_api import expect, sync_playwright
-except ImportError:  # the `browser` fixture skips (or fails under CI) with the reason
-    expect = sync_playwright = None
+from browsing import ZONE, browser_tab, expect
 
 pytestmark = pytest.mark.slow
 
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
-ZONE = "Asia/Shanghai"
 NOW = "2026-11-25T10:00"  # chronorag.demo.DEMO_NOW as the datetime-local input takes it
 # In the first person on purpose: every key asks as a user ("me" here), and a question
 # that names only "I" must still reach the public policies, not only the asker's records.
@@ -41,65 +32,12 @@ LUNCH_QUESTION = "上周二我几点吃的午饭？"  # last Tuesday = 2026-11-1
 ASK_TIMEOUT_MS = 240_000  # the first question loads the models in the server
 
 
-# --- browser plumbing -------------------------------------------------------------------
-
-def _chromium() -> str | None:
-    if Path("/usr/bin/chromium").exists():
-        return "/usr/bin/chromium"
-    return shutil.which("chromium") or shutil.which("chromium-browser")
-
-
-def _missing(what: str) -> None:
-    if os.environ.get("CI"):
-        pytest.fail(f"{what}; CI must provide it (apt-get install chromium, "
-                    f"pip install playwright) for the page tests", pytrace=False)
-    pytest.skip(f"{what}: the page tests need a real browser")
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if sync_playwright is None:
-        _missing("the playwright package is not installed")
-    path = _chromium()
-    if path is None:
-        _missing("chromium is not installed (looked for /usr/bin/chromium and on PATH)")
-    with sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
-
-
-@pytest.fixture(scope="module")
-def artifacts() -> Path:
-    folder = Path(os.environ.get("CHRONORAG_ARTIFACTS") or Path(__file__).parent / "artifacts")
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
-
+# --- browser plumbing (browsing.py; the browser and artifacts fixtures: conftest.py) ---
 
 @pytest.fixture
 def page(browser, served):
-    """A fresh 1280x800 tab in Asia/Shanghai. It may reach only the server (the page must
-    work offline: no CDN, no web font); uncaught script errors fail the test."""
-    context = browser.new_context(viewport={"width": 1280, "height": 800},
-                                  timezone_id=ZONE, locale="en-US")
-    outside: list[str] = []
-    errors: list[str] = []
-
-    def only_the_server(route):
-        if route.request.url.startswith(served.url):
-            route.continue_()
-        else:
-            outside.append(route.request.url)
-            route.abort()
-
-    context.route("**/*", only_the_server)
-    tab = context.new_page()
-    tab.set_default_timeout(20_000)
-    tab.on("pageerror", lambda error: errors.append(str(error)))
-    yield tab
-    context.close()
-    assert not errors, f"uncaught errors in the page: {errors}"
-    assert not outside, f"the page requested outside the server: {outside}"
+    with browser_tab(browser, served.url) as tab:
+        yield tab
 
 
 def open_page(page, served, key: str, *, tab: str = "") -> None:
@@ -305,7 +243,7 @@ def test_server_text_is_shown_as_text_never_as_markup(page, served):
                                  "time_expressions": [], "entities": [{"text": evil, "id": "x"}]},
                "status": "answered", "answer": evil, "evidence": [item], "upcoming": [],
                "flags": [evil]}
-    page.route("**/v1/ask", lambda route: route.fulfill(
+    page.route("**/v1/ask/stream", lambda route: route.fulfill(
         status=200, content_type="application/json", body=json.dumps(crafted)))
     ask(page, "anything")
     expect(page.get_by_test_id("answer")).to_have_text(evil)

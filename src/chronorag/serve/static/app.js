@@ -23,6 +23,8 @@ const FLAG_NOTES = {
   parallel_views: "sources with different owners disagree; each owner's view is shown",
   only_upcoming: "only versions valid after the asked time were found",
   no_applicable_evidence: "nothing found applies at the asked time",
+  generated_answer_rejected: "the model's answer failed the checks: the extractive answer is shown",
+  generation_failed: "the model could not write an answer: the extractive answer is shown",
 };
 const BAD_FLAGS = new Set(["superseded", "not_yet_valid", "expired", "draft", "retired", "violates_time"]);
 const GOOD_FLAGS = new Set(["time_verified"]);
@@ -70,7 +72,8 @@ class ApiError extends Error {
   }
 }
 
-async function api(path, { method = "GET", json, form, signal } = {}) {
+// The server's response to a request with the key; a network failure is an ApiError.
+async function request(path, { method = "GET", json, form, signal } = {}) {
   const headers = {};
   if (key()) headers.Authorization = `Bearer ${key()}`;
   let body;
@@ -80,13 +83,16 @@ async function api(path, { method = "GET", json, form, signal } = {}) {
   } else if (form !== undefined) {
     body = form; // the browser sets the multipart boundary
   }
-  let response;
   try {
-    response = await fetch(path, { method, headers, body, signal });
+    return await fetch(path, { method, headers, body, signal });
   } catch (e) {
     if (e.name === "AbortError") throw e;
     throw new ApiError(0, { error: { message: "Could not reach the server. Is `chronorag serve` running?" } });
   }
+}
+
+// The JSON body of a response; the API's error (or the status line) when it is not ok.
+async function readJson(response) {
   let data = null;
   const text = await response.text();
   try {
@@ -99,6 +105,10 @@ async function api(path, { method = "GET", json, form, signal } = {}) {
     throw new ApiError(response.status, data);
   }
   return data;
+}
+
+async function api(path, options) {
+  return readJson(await request(path, options));
 }
 
 function explain(error) {
@@ -198,16 +208,20 @@ async function ask(event) {
   view.dataset.state = "loading";
   $("result").hidden = true;
   $("ask-error").hidden = true;
+  clearWriting();
   $("ask-button").disabled = true;
   $("ask-button").textContent = "Asking…";
   try {
-    const result = await api("v1/ask", { method: "POST", json: body, signal: controller.signal });
-    renderResult(result, tz);
+    await askStream(body, tz, controller.signal);
     view.dataset.state = "done";
   } catch (e) {
-    if (e.name === "AbortError") return;
-    showAskError(explain(e));
-    view.dataset.state = "error";
+    if (controller.signal.reason === STOPPED) {
+      stopped();
+    } else if (e.name !== "AbortError") {
+      clearWriting();
+      showAskError(explain(e));
+      view.dataset.state = "error";
+    }
   } finally {
     if (inFlight === controller) {
       inFlight = null;
@@ -216,6 +230,136 @@ async function ask(event) {
     }
   }
 }
+
+// --- the answer as a stream: evidence, the model's text live, the checked answer -----
+
+const STOPPED = new DOMException("stopped by the asker", "AbortError");
+
+// One event of a text/event-stream block by the WHATWG rules: its name and its data
+// lines joined; null for a block without data (a comment such as the server's pings).
+function sseEvent(block) {
+  let name = "message";
+  const data = [];
+  for (const line of block.split("\n")) {
+    if (!line || line.startsWith(":")) continue;
+    const at = line.indexOf(":");
+    const field = at < 0 ? line : line.slice(0, at);
+    const value = at < 0 ? "" : line.slice(at + 1).replace(/^ /, "");
+    if (field === "event") name = value;
+    else if (field === "data") data.push(value);
+  }
+  return data.length ? { name, data: data.join("\n") } : null;
+}
+
+// The events of a text/event-stream body as they arrive. A chunk may end anywhere: in a
+// line, in a character (the decoder keeps it), between the "\r" and "\n" of a line end.
+async function* sseEvents(body) {
+  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+  let rest = "";
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return; // an unfinished last block is dropped, as the rules say
+      const text = rest + value;
+      const cut = text.endsWith("\r") ? text.length - 1 : text.length;
+      const blocks = text.slice(0, cut).replace(/\r\n?/g, "\n").split("\n\n");
+      rest = blocks.pop() + text.slice(cut);
+      for (const event of blocks.map(sseEvent)) if (event) yield event;
+    }
+  } finally {
+    reader.cancel().catch(() => {});
+  }
+}
+
+// Ask through POST /v1/ask/stream. A reply that is not a stream (a refusal before it
+// starts: 401, 422, 503) is read as /v1/ask's JSON.
+async function askStream(body, tz, signal) {
+  const response = await request("v1/ask/stream", { method: "POST", json: body, signal });
+  if (!response.ok || !(response.headers.get("content-type") || "").startsWith("text/event-stream")) {
+    renderResult(await readJson(response), tz);
+    return;
+  }
+  const run = { tz, evidence: null };
+  for await (const { name, data } of sseEvents(response.body)) {
+    signal.throwIfAborted();
+    if (onStreamEvent(run, name, data)) return;
+  }
+  signal.throwIfAborted();
+  throw new ApiError(0, { error: { message: "The answer stream ended before the answer: ask again." } });
+}
+
+// One event of the stream; true once it is over (the answer).
+function onStreamEvent(run, name, data) {
+  const payload = JSON.parse(data);
+  if (name === "evidence") {
+    run.evidence = data;
+    renderResult(payload, run.tz);
+    $("view-ask").dataset.state = "evidence";
+  } else if (name === "delta") {
+    showDelta(String(payload.text ?? ""));
+  } else if (name === "answer") {
+    clearWriting();
+    if (data !== run.evidence) renderResult(payload, run.tz); // without an llm: the same
+    return true;
+  } else if (name === "error") {
+    throw new ApiError(payload?.error?.status ?? 500, payload);
+  }
+  return false;
+}
+
+function showDelta(piece) {
+  const text = $("writing-text");
+  text.append(piece); // a text node: the live region reads the new piece only
+  text.lang = langOf(text.textContent);
+  $("writing").hidden = false;
+}
+
+function clearWriting() {
+  $("writing").hidden = true;
+  $("writing-text").replaceChildren();
+}
+
+function stopWriting() {
+  inFlight?.abort(STOPPED);
+}
+
+function stopped() {
+  clearWriting();
+  showGeneration("stopped", {});
+  $("view-ask").dataset.state = "done";
+}
+
+// What the model did (the ask JSON's `generation`), in a sentence or two.
+const GENERATION_NOTES = {
+  used: (g) => [h("p", {}, `Written by ${g.model || "the model"}; citations, numbers and dates checked.`)],
+  rejected: (g) => [
+    h("p", {}, `Not used: what ${g.model || "the model"} wrote failed the checks, so the extractive answer is shown.`),
+    h("p", { class: "rejected-text", lang: langOf(g.text), "data-testid": "rejected-text" }, h("s", {}, g.text || "")),
+    h("ul", { class: "problems" }, ...(g.problems || []).map((p) => h("li", {
+      "data-testid": "generation-problem", "data-rule": p.rule }, h("code", {}, p.rule), " ", p.detail)))],
+  failed: (g) => [h("p", {}, `The model failed (${g.error}): the extractive answer is shown.`)],
+  skipped: (g) => [h("p", {}, `The model was not asked: ${g.skipped}.`)],
+  stopped: () => [h("p", {}, "Stopped before the model finished: its text was never checked; the extractive answer is shown.")],
+};
+
+function renderGeneration(g) {
+  if (!g) {
+    $("generation").hidden = true;
+    $("generation").replaceChildren();
+    return;
+  }
+  showGeneration(g.used ? "used" : g.error ? "failed" : g.skipped ? "skipped" : "rejected", g);
+}
+
+function showGeneration(outcome, g) {
+  const box = $("generation");
+  box.dataset.outcome = outcome;
+  box.className = `generation generation-${outcome}`;
+  box.replaceChildren(...GENERATION_NOTES[outcome](g));
+  box.hidden = false;
+}
+
+// --- the result ----------------------------------------------------------------------------
 
 function renderResult(r, tz) {
   const status = $("status");
@@ -227,6 +371,7 @@ function renderResult(r, tz) {
   answer.textContent = r.answer ?? "No answer";
   answer.lang = langOf(r.answer);
   answer.classList.toggle("none", r.answer === null || r.answer === undefined);
+  renderGeneration(r.generation);
 
   $("flags").replaceChildren(...(r.flags || []).map(flagBadge));
   const asked = [
@@ -340,6 +485,7 @@ function setupAsk() {
   const zones = typeof Intl.supportedValuesOf === "function" ? Intl.supportedValuesOf("timeZone") : [];
   list.append(...zones.map((z) => h("option", { value: z })));
   $("ask-form").addEventListener("submit", ask);
+  $("stop-button").addEventListener("click", stopWriting);
   const q = $("question");
   q.addEventListener("keydown", (e) => {
     // Enter asks; Shift+Enter is a new line; Enter that confirms an IME candidate does not ask.
