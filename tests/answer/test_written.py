@@ -147,3 +147,10 @@ def test_a_bracket_quoted_from_the_evidence_is_not_a_citation() -> None:
     assert rules(quote, evidence=(item,), question="Which schools?") == []
     assert rules("Public and independent [clarification needed].", evidence=(item,),
                  question="Which schools?") == [NO_CITATION]
+
+
+def test_list_numbers_state_nothing() -> None:
+    listed = "1. You have 30 days [policy-2026].\n2) Since 1 November 2026 [policy-2026]."
+    assert rules(listed) == []
+    assert NUMBER in rules("1. You have 31 days [policy-2026].")
+    assert NUMBER in rules("You have 30 days, 2. [policy-2026]")  # not at a line's start

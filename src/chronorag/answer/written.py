@@ -37,6 +37,8 @@ DATE = "date_not_in_evidence"
 EMPTY = "empty_answer"
 
 _CITATION = re.compile(r"\[([^\[\]\n]{1,200})\]")
+# "1. ..." / "2) ..." at the start of a line numbers a list; it states nothing.
+_LIST_MARK = re.compile(r"^[ \t]*\d{1,3}[.)](?=\s)", re.MULTILINE)
 _DIGITS = re.compile(r"(?<![\d.,])\d+(?:[.,]\d+)*")
 _CN_RUN = re.compile(rf"[{CN_NUM_CHARS}]+")
 # A Chinese numeral counts as a number when a unit follows it ("三十天", "两年"); alone,
@@ -114,7 +116,7 @@ def check_written(text: str, *, evidence: Sequence[Evidence], question: str,
                 problems.append(Problem(NOT_APPLICABLE, f"[{name}] does not apply at the "
                                         f"asked time ({why})"))
         items.extend(found)
-    plain = _CITATION.sub(" ", text)
+    plain = _LIST_MARK.sub(lambda m: " " * len(m.group()), _CITATION.sub(" ", text))
     sources = [*(_item_text(e) for e in items), question]
     problems.extend(_unsupported_times(plain, sources=sources, cited=items, now=now,
                                        as_of=as_of, tz=tz))
