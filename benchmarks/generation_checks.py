@@ -44,7 +44,7 @@ FAITHFUL = ("short answer", "deciding sentence", "question's time + answer",
             "a date written another way")
 UNFAITHFUL = ("a number changed", "a date moved by one unit", "an item that does not apply",
               "an unknown id", "uncited")
-_WRITTEN = {Granularity.DAY: "%Y-%m-%d", Granularity.MONTH: "%B %Y", Granularity.YEAR: "%Y"}
+_WRITTEN = (Granularity.DAY, Granularity.MONTH, Granularity.YEAR)
 
 
 def _sentence(item: Evidence) -> str:
@@ -92,7 +92,11 @@ def _redated(text: str, found: TimeExpression, *, shift: int) -> str:
         start = start.replace(year=index // 12, month=index % 12 + 1)
     elif shift:
         start = start.replace(year=start.year + shift)
-    return text[:found.start] + start.strftime(_WRITTEN[iv.granularity]) + text[found.end:]
+    # ISO 8601 writes four-digit years ("0899-12-08"); strftime would write "899-12-08".
+    written = {Granularity.DAY: f"{start.year:04d}-{start.month:02d}-{start.day:02d}",
+               Granularity.MONTH: f"{start:%B} {start.year}"}.get(iv.granularity,
+                                                                   str(start.year))
+    return text[:found.start] + written + text[found.end:]
 
 
 def _moved(sentence: str, date: TimeExpression, answer: Answer) -> str | None:

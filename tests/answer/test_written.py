@@ -154,3 +154,14 @@ def test_list_numbers_state_nothing() -> None:
     assert rules(listed) == []
     assert NUMBER in rules("1. You have 31 days [policy-2026].")
     assert NUMBER in rules("You have 30 days, 2. [policy-2026]")  # not at a line's start
+
+
+def test_a_copied_prompt_or_a_loop_is_no_answer() -> None:
+    echo = "[policy-2026] Return policy 2026\ndoc_id: policy-2026\napplicable: yes\n30 days"
+    assert "echoes_the_prompt" in rules(echo)
+    loop = "The answer is 30 days [policy-2026]. " * 3
+    assert "repeats_itself" in rules(loop)
+    twice = "The answer is 30 days [policy-2026]. " * 2
+    assert rules(twice) == []
+    assert rules("Customers may return items within 30 days; that is what applies now "
+                 "[policy-2026].") == []

@@ -11,7 +11,9 @@ A written answer is accepted only when
   precision: "in 2021" for "on 6 May 2021", "from 2019 to 2022" for "from July 2019 to
   September 2022"; never finer ("on 3 July 2019" for "July 2019") and never shifted;
 * every other number it states is a number of the cited items or of the question
-  (digits, Chinese numerals, English number words from two up).
+  (digits, Chinese numerals, English number words from two up);
+* it is an answer, not the prompt copied (the evidence's field labels) or one clause
+  said three times or more.
 
 Anything else is a :class:`Problem`, and the engine keeps the extractive answer.
 """
@@ -35,6 +37,8 @@ NO_CITATION = "no_citation"
 NUMBER = "number_not_in_evidence"
 DATE = "date_not_in_evidence"
 EMPTY = "empty_answer"
+ECHO = "echoes_the_prompt"
+REPEATS = "repeats_itself"
 
 _CITATION = re.compile(r"\[([^\[\]\n]{1,200})\]")
 # "1. ..." / "2) ..." at the start of a line numbers a list; it states nothing.
@@ -46,6 +50,11 @@ _CN_RUN = re.compile(rf"[{CN_NUM_CHARS}]+")
 _CN_UNIT = "天日月年周岁时分秒元块次倍号点%％"
 _EN_WORD = re.compile(rf"\b{EN_NUMBER}\b", re.IGNORECASE)
 _EN_NOT_NUMBERS = frozenset({"a", "an", "one", "a couple of"})
+# The evidence's field labels as the prompt writes them ("valid_from: 2026-11-01"): a text
+# holding one copied the prompt instead of answering.
+_PROMPT_LABEL = re.compile(r"\b(?:doc_id|source_type|valid_from|valid_to|occurred_at|"
+                           r"published_at|applicable): ")
+_CLAUSE = re.compile(r"[^.!?。！？\n]{12,}")
 
 
 @dataclass(frozen=True)
@@ -116,11 +125,26 @@ def check_written(text: str, *, evidence: Sequence[Evidence], question: str,
                 problems.append(Problem(NOT_APPLICABLE, f"[{name}] does not apply at the "
                                         f"asked time ({why})"))
         items.extend(found)
+    problems.extend(_form(text))
     plain = _LIST_MARK.sub(lambda m: " " * len(m.group()), _CITATION.sub(" ", text))
     sources = [*(_item_text(e) for e in items), question]
     problems.extend(_unsupported_times(plain, sources=sources, cited=items, now=now,
                                        as_of=as_of, tz=tz))
     return Verdict(tuple(cited), tuple(dict.fromkeys(problems)))  # each problem once
+
+
+def _form(text: str) -> list[Problem]:
+    """An answer that copies the prompt's evidence headers, or says one thing three times
+    or more (a model caught in a loop), is no answer, whatever it cites."""
+    out = []
+    if (label := _PROMPT_LABEL.search(text)) is not None:
+        out.append(Problem(ECHO, f"it copies the prompt ({label.group().strip()!r})"))
+    clauses = [" ".join(c.split()).lower() for c in _CLAUSE.findall(text)]
+    repeated = next((c for c in clauses if clauses.count(c) >= 3), None)
+    if repeated is not None:
+        out.append(Problem(REPEATS, f"it repeats {repeated[:60]!r} "
+                                    f"{clauses.count(repeated)} times"))
+    return out
 
 
 def _item_text(item: Evidence) -> str:
