@@ -31,7 +31,7 @@ REJECTED = "generated_answer_rejected"
 FAILED = "generation_failed"
 """The model could not be asked (unreachable, timed out, an error); extractive answer."""
 
-SYSTEM = """You answer a question from numbered evidence, and only from it.
+SYSTEM = """You answer a question from the evidence given, and only from it.
 Rules:
 1. Use only evidence marked "applicable: yes". Never use an item that is superseded, not \
 yet valid, a draft or retired, and never an upcoming version.
