@@ -89,8 +89,7 @@ def _dispatch(args: argparse.Namespace) -> int:
         return 0
     from chronorag.engine import Engine
 
-    llm = llm_of(args) if args.command == "ask" else None
-    with Engine(args.db or db_default(), tz=zone_of(args), llm=llm) as engine:
+    with Engine(args.db or db_default(), tz=zone_of(args), llm=llm_of(args)) as engine:
         if args.command in ("ingest", "reindex"):
             progress = render.progress_callback(sys.stderr)
             batching = Batching(docs=args.batch)
