@@ -32,7 +32,9 @@ ALPHABET = st.one_of(ASCII, CJK, st.sampled_from(TIME_CHARS), st.sampled_from("0
                      st.sampled_from(" -/.:,，。：～—–?？\n"))
 FRAGMENTS = [
     "the {n}th century", "the {n}st century", "{y}-{m}-{d} {h}:00", "{y}-{m}-{d}", "{y}-{m}",
-    "{y:04d}-{m:02d}-{d:02d} 00:00:00", "Dec {y}", "Q4 {y}", "{y} years ago", "公元{n}世纪",
+    "{y:04d}-{m:02d}-{d:02d} 00:00:00", "{y:04d}-{m:02d}-{d:02d}T{h:02d}:{m:02d}+05:30",
+    "{y:04d}-{m:02d}-{d:02d}T{h:02d}:{m:02d}Z", "{y}-{m}-{d}T{h}:{d:02d}:00-0130", "Dec {y}",
+    "Q4 {y}", "{y} years ago", "公元{n}世纪",
     "{y}年", "最近{y}年", "{d} Feb {y}", "{y}年{m}月{d}日", "{y}年{m}月", "in {y}", "since {y}",
     "before {y}", "between {y} and {y2}", "from {y} to {y2}", "{y}年到{y2}年之间", "{y} BC",
     "the {n}st century BC", "公元前{y}年", "前{y}年", "{y} BC to {y2} BC", "AD {y}", "{y} AD",

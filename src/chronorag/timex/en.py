@@ -28,7 +28,7 @@ Conventions (documented here because they are choices):
 from __future__ import annotations
 
 import re
-from datetime import UTC, date, datetime, time, timedelta, timezone, tzinfo
+from datetime import date, datetime, time, timedelta
 
 from chronorag.model import Granularity, Interval
 from chronorag.timex import calendar as cal
@@ -125,17 +125,9 @@ def iso_datetime(m: re.Match[str], ctx: Context) -> Result:
     if not m["z"]:
         return cal.time_of_day(d, int(m["H"]), int(m["M"]), ctx.tz)
     # A stated offset fixes the moment; it is shown in the reader's zone.
-    offset = _utc_offset(m["z"])
+    offset = datetime.strptime(m["z"], "%z").tzinfo  # Z, +0530, -05:30
     start = datetime.combine(d, time(int(m["H"]), int(m["M"])), offset).astimezone(ctx.tz)
     return Interval(start, start + timedelta(minutes=1), Granularity.MINUTE)
-
-
-def _utc_offset(text: str) -> tzinfo:
-    if text == "Z":
-        return UTC
-    sign = -1 if text[0] == "-" else 1
-    digits = text[1:].replace(":", "")
-    return timezone(sign * timedelta(hours=int(digits[:2]), minutes=int(digits[2:])))
 
 
 @rule(r"(?<![\d.])(?P<y>\d{4,})[-/.](?P<m>\d{1,2})[-/.](?P<d>\d{1,2})(?![\d])")
