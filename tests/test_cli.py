@@ -508,7 +508,7 @@ def test_unexpected_error_is_one_line_without_traceback(
     path.write_text('{"id": "ok", "text": "Fine."}\n{"id": "bad", "text": "Breaks."}\n',
                     encoding="utf-8")
     real = indexer.chunk_document
-    monkeypatch.setattr(indexer, "chunk_document", lambda d: real(d) if d.id == "ok"
+    monkeypatch.setattr(indexer, "chunk_document", lambda d, **o: real(d, **o) if d.id == "ok"
                         else (_ for _ in ()).throw(KeyError("surprise")))
     assert cli.main(["ingest", str(path), "--db", str(db), "--batch", "1"]) == 1
     err = capsys.readouterr().err.strip()

@@ -16,8 +16,9 @@ from typing import Any
 import pytest
 
 from chronorag import cli
+from chronorag.store.sqlite import SQLiteStore
 
-KS = (1, 5, 10, 20)
+KS = (1, 5, 10, 20, 50)
 METHODS = ("bm25", "hybrid", "chronorag")
 
 PAGES: dict[str, tuple[str, str]] = {
@@ -220,3 +221,100 @@ def test_eval_folder_of_sets_reports_each(tmp_path: Path,
     assert cli.main(argv) == 0
     table = capsys.readouterr().out
     assert "one" in table and "two" in table and "AR@1" in table
+
+
+# --- dated questions (LoCoMo-style) on the hashed test embedder: no model loads -----------
+
+# Dialogue turns of two sessions; each turn is a document dated by when it was said.
+TURNS: list[dict[str, Any]] = [
+    {"id": "D1:3", "text": "Caroline: I went to a LGBTQ support group yesterday and it was "
+     "so powerful.", "occurred_at": "2023-05-08T13:56:00"},
+    {"id": "D1:5", "text": "Melanie: I painted a lake sunrise last year.",
+     "occurred_at": "2023-05-08T14:02:00"},
+    {"id": "D2:1", "text": "Caroline: I am researching adoption agencies because I want to "
+     "be a mother.", "occurred_at": "2023-05-25T13:14:00"},
+    {"id": "D2:4", "text": "Melanie: We went camping with the kids at the beach last weekend.",
+     "occurred_at": "2023-05-25T13:20:00"},
+    {"id": "D2:7", "text": "Melanie: My pottery class is on Tuesdays; I made a bowl for my "
+     "daughter.", "occurred_at": "2023-05-25T13:31:00"},
+]
+
+DATED_QUESTIONS: list[dict[str, Any]] = [
+    {"id": "c1", "question": "When did Caroline go to the LGBTQ support group?",
+     "answers": ["7 May 2023"], "evidence": ["D1:3"], "category": 2,
+     "category_name": "temporal", "now": "2023-06-10T09:00:00"},
+    {"id": "c2", "question": "When did Melanie paint a lake sunrise?", "answers": ["2022"],
+     "evidence": ["D1:5"], "category": 2, "category_name": "temporal",
+     "now": "2023-06-10T09:00:00+00:00"},
+    {"id": "c3", "question": "What is Caroline researching, and where did Melanie camp "
+     "with the kids?", "answers": ["adoption agencies"], "evidence": ["D2:1", "D2:4"],
+     "category": 1, "now": "2023-06-10T09:00:00", "user": "caroline"},
+    {"id": "c4", "question": "What did Melanie make in her pottery class?",
+     "answers": ["a bowl"], "evidence": ["D2:7"], "category": 4},
+]
+DATED_METHODS = ("bm25", "dense", "hybrid")
+
+
+@pytest.fixture
+def dated(tmp_path: Path, test_embedders: tuple[str, ...]) -> tuple[Path, Path]:
+    """A dated benchmark folder and a store that records the hashed test embedder and no
+    judges, so ``eval`` ingests and searches without loading a model."""
+    folder = tmp_path / "dated"
+    folder.mkdir()
+    (folder / "corpus.jsonl").write_text("".join(json.dumps(t) + "\n" for t in TURNS))
+    (folder / "questions.jsonl").write_text(
+        "".join(json.dumps(q) + "\n" for q in DATED_QUESTIONS))
+    db = tmp_path / "kb.db"
+    with SQLiteStore(db) as store:
+        store.set_setting("embedder", "test-hash")
+        store.set_setting("judges", "")
+    return folder, db
+
+
+def test_eval_dated_questions_json(dated: tuple[Path, Path],
+                                   capsys: pytest.CaptureFixture[str]) -> None:
+    folder, db = dated
+    argv = ["eval", "retrieval", str(folder), "--db", str(db), "--json",
+            "--methods", ",".join(DATED_METHODS)]
+    assert cli.main(argv) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert payload["questions"] == len(DATED_QUESTIONS) and payload["ks"] == list(KS)
+    for name in DATED_METHODS:
+        summary = payload["methods"][name]
+        # Grouped by category_name, else the category number.
+        assert {lv for lv in summary if isinstance(summary[lv], dict)
+                and "AR@1" in summary[lv]} == {"temporal", "1", "4"}, name
+        for level in ("temporal", "1", "4"):
+            row = summary[level]
+            ers = [row[f"ER@{k}"] for k in KS]
+            assert all(_fraction(v) for v in ers) and ers == sorted(ers), (name, level)
+            assert row["ER@50"] == 1.0, (name, level)  # five turns: every one is retrieved
+            assert _fraction(row["SA"]), (name, level)
+        assert summary["temporal"]["time_golds"] == 2 and summary["4"]["time_golds"] == 0
+        # Two gold turns: finding one of them at rank 1 scores a half, not a hit.
+        assert summary["1"]["ER@1"] in (0.0, 0.5)
+    # Keyword search puts each dated turn first; its answer names the turn's day ("7 May
+    # 2023 ("yesterday", said on 8 May 2023)") and year ("2022 ("last year", ...)").
+    bm25 = payload["methods"]["bm25"]["temporal"]
+    assert bm25["ER@1"] == 1.0 and bm25["SA"] == 1.0
+
+
+def test_eval_dated_questions_table(dated: tuple[Path, Path],
+                                    capsys: pytest.CaptureFixture[str]) -> None:
+    folder, db = dated
+    assert cli.main(["eval", "retrieval", str(folder), "--db", str(db),
+                     "--methods", "bm25", "--tz", "Europe/Berlin"]) == 0
+    out = capsys.readouterr().out
+    for column in ("AR@50", "ER@50", "SA", "p50 ms", "temporal", "bm25"):
+        assert column in out, column
+
+
+def test_eval_rejects_a_malformed_question(dated: tuple[Path, Path],
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    folder, db = dated
+    with (folder / "questions.jsonl").open("a") as out:
+        out.write(json.dumps({"id": "bad", "question": "?", "now": "8 May 2023"}) + "\n")
+    code = cli.main(["eval", "retrieval", str(folder), "--db", str(db), "--json"])
+    captured = capsys.readouterr()
+    assert code == 2 and captured.out == ""
+    assert f"questions.jsonl:{len(DATED_QUESTIONS) + 1}: now: not an ISO 8601" in captured.err

@@ -150,7 +150,7 @@ class Engine:
         embedders = self._ingest_embedders()
         # Recorded first: an interrupted switch then tells the user to finish it.
         self._record_embedder(replace_existing=True)
-        report = reindex_documents(self.store, embedders=embedders, force=force,
+        report = reindex_documents(self.store, embedders=embedders, force=force, tz=self.tz,
                                    progress=progress, batching=batching or Batching())
         self.refresh_indexes()
         return report

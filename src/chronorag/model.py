@@ -191,6 +191,21 @@ class Mention:
     interval: Interval
     inherited: bool = False
     relation: Relation = Relation.IN
+    # The moment a relative phrase ("yesterday", 上周五) was read against: its document's
+    # reference time. ``None`` for an absolute phrase, which needs no anchor.
+    anchor: datetime | None = None
+
+    @property
+    def from_metadata(self) -> bool:
+        """A document's own date field attached to a sentence (``occurred_at``,
+        ``valid``), not a phrase of its text: it has no span."""
+        return self.start == self.end
+
+    def to_json(self) -> dict[str, Any]:
+        """The phrase, its span in the source, the time it names and what it was read
+        against (``anchor``: null for an absolute phrase)."""
+        return {"text": self.text, "span": [self.start, self.end], **self.interval.to_json(),
+                "relation": self.relation.value, "anchor": _iso(self.anchor)}
 
 
 @dataclass(frozen=True)
@@ -214,6 +229,19 @@ class Document:
     owner: str | None = None
     metadata: Mapping[str, Any] = field(default_factory=dict)
     source: str = ""
+
+    @property
+    def reference_time(self) -> datetime | None:
+        """When the text was written or said: the anchor of its relative phrases.
+
+        ``published_at`` (a news story, a policy, a note written after its event), else
+        ``occurred_at`` (a message or a diary entry is written when it happens), else
+        ``None``: such a text's "yesterday" has no day and is not read as one.
+        """
+        for value in (self.published_at, self.occurred_at):
+            if value is not None and value.start is not None:
+                return value.start
+        return None
 
     def content_hash(self) -> str:
         """Hash of everything the user supplied; ``ingested_at`` and ``source`` excluded."""
@@ -371,6 +399,9 @@ class Evidence:
     owner: str | None = None
     published_at: str | None = None
     sentence: str | None = None
+    # The times the chunk's own text states (not its document's date fields), those of
+    # the best sentence first: what a date answer is read from, with phrase and anchor.
+    times: tuple[Mention, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -382,7 +413,7 @@ class Evidence:
             "flags": list(self.flags), "score": round(self.score, 6),
             "scores": {k: round(v, 6) for k, v in self.scores.items()},
             "owner": self.owner, "published_at": self.published_at,
-            "sentence": self.sentence,
+            "sentence": self.sentence, "times": [m.to_json() for m in self.times],
         }
 
 

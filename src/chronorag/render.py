@@ -102,6 +102,7 @@ def review_report(report: ReviewReport) -> str:
     lines = [f"Review as of {report.as_of.isoformat()} "
              f"(similarity threshold {report.threshold:g})"]
     sections = (("Undated documents", report.undated),
+                ("Relative phrases with no time to read them against", report.unanchored),
                 ("Copies of documents that no longer apply", report.stale_copies),
                 ("Similar documents of different owners without a link",
                  report.similar_pairs))

@@ -1,9 +1,12 @@
 """What a knowledge-base owner must look at: ``review(store, as_of=...) -> ReviewReport``.
 
-Three lists, all judged at ``as_of`` with the validity rules of ``chronorag.rank.validity``:
+Four lists, all judged at ``as_of`` with the validity rules of ``chronorag.rank.validity``:
 
 * ``undated``: documents with no usable date (no valid_from, occurred_at or published_at);
   answers resting on them are ``uncertain``. Retired documents are left out.
+* ``unanchored``: documents with no reference time (no published_at or occurred_at) whose
+  text holds relative phrases ("yesterday", 上周五): without the moment the text was
+  written they name no day, so ingest reads only its absolute dates.
 * ``stale_copies``: copies (``derived_from``) that are live themselves (not draft/retired,
   not expired by their own ``valid_to``) while an origin is not applicable (superseded,
   expired, retired, ...): the copy must be rewritten from the successor or retired.
@@ -27,6 +30,7 @@ from chronorag.model import Document, Status
 from chronorag.rank.validity import ValidityIndex
 from chronorag.rank.verdict import UNDATED, Validity
 from chronorag.store.base import Store
+from chronorag.timex import relative_phrases
 
 DEFAULT_THRESHOLD = 0.9
 _BLOCK = 1024  # rows per similarity block: bounds memory to _BLOCK x n floats
@@ -57,15 +61,17 @@ class ReviewReport:
     undated: tuple[ReviewItem, ...] = ()
     stale_copies: tuple[ReviewItem, ...] = ()
     similar_pairs: tuple[ReviewItem, ...] = ()
+    unanchored: tuple[ReviewItem, ...] = ()
 
     @property
     def items(self) -> tuple[ReviewItem, ...]:
         """All findings, in section order."""
-        return (*self.undated, *self.stale_copies, *self.similar_pairs)
+        return (*self.undated, *self.unanchored, *self.stale_copies, *self.similar_pairs)
 
     def to_json(self) -> dict[str, Any]:
         return {"as_of": self.as_of.isoformat(), "threshold": self.threshold,
                 "undated": [i.to_json() for i in self.undated],
+                "unanchored": [i.to_json() for i in self.unanchored],
                 "stale_copies": [i.to_json() for i in self.stale_copies],
                 "similar_pairs": [i.to_json() for i in self.similar_pairs]}
 
@@ -86,6 +92,7 @@ def review(store: Store, *, as_of: datetime, threshold: float = DEFAULT_THRESHOL
     return ReviewReport(
         as_of=as_of, threshold=threshold,
         undated=tuple(_undated(documents, verdicts)),
+        unanchored=tuple(_unanchored(documents)),
         stale_copies=tuple(_stale_copies(documents, verdicts)),
         similar_pairs=tuple(_similar_pairs(store, documents, verdicts, index,
                                            threshold=threshold, embedder=name)),
@@ -100,6 +107,21 @@ def _undated(documents: dict[str, Document], verdicts: dict[str, Validity]) -> l
         for i, d in documents.items()
         if UNDATED in verdicts[i].flags and d.status is not Status.RETIRED
     ]
+
+
+def _unanchored(documents: dict[str, Document]) -> list[ReviewItem]:
+    items = []
+    for doc_id, doc in documents.items():
+        if doc.reference_time is not None or doc.status is Status.RETIRED:
+            continue
+        phrases = relative_phrases(doc.text)
+        if phrases:
+            quoted = ", ".join(f"{p!r}" for p in phrases)
+            items.append(ReviewItem(
+                "unanchored", (doc_id,), (doc.owner,),
+                f"says {quoted} but has no published_at or occurred_at to read it against: "
+                "only its absolute dates count; add when it was written"))
+    return items
 
 
 def _stale_copies(documents: dict[str, Document], verdicts: dict[str, Validity],

@@ -31,8 +31,8 @@ class TestStandardRetriever(RetrieversIntegrationTests):
     engine: Engine
 
     @pytest.fixture(autouse=True)
-    def _engine(self, demo_engine: Engine) -> None:
-        type(self).engine = demo_engine
+    def _engine(self, demo_rules_engine: Engine) -> None:
+        type(self).engine = demo_rules_engine
 
     @property
     def retriever_constructor(self) -> type[ChronoragRetriever]:
@@ -47,67 +47,69 @@ class TestStandardRetriever(RetrieversIntegrationTests):
         return RETURNS
 
 
-def test_documents_are_the_evidence_best_first(demo_engine: Engine) -> None:
-    docs = ChronoragRetriever(engine=demo_engine, now=DEMO_NOW, k=5).invoke(RETURNS)
-    answer = demo_engine.ask(RETURNS, now=DEMO_NOW, k=5).to_json()
+def test_documents_are_the_evidence_best_first(demo_rules_engine: Engine) -> None:
+    docs = ChronoragRetriever(engine=demo_rules_engine, now=DEMO_NOW, k=5).invoke(RETURNS)
+    answer = demo_rules_engine.ask(RETURNS, now=DEMO_NOW, k=5).to_json()
     evidence = answer["evidence"][:5]
     assert len(docs) == len(evidence) == 5
     for doc, item in zip(docs, evidence, strict=True):
         assert doc.page_content == item["text"]
         assert doc.metadata == {**{f: item[f] for f in EVIDENCE_FIELDS},
                                 "answer_status": answer["status"], "answer": answer["answer"]}
-    assert docs[0].metadata["doc_id"] == "returns-2026"
+    # The version in force on DEMO_NOW; returns-2026 applies from 1 December.
+    assert docs[0].metadata["doc_id"] == "returns-2024"
 
 
-def test_as_of_is_passed_on(demo_engine: Engine) -> None:
+def test_as_of_is_passed_on(demo_rules_engine: Engine) -> None:
     later = DEMO_NOW + timedelta(days=30)
-    docs = ChronoragRetriever(engine=demo_engine, now=DEMO_NOW, as_of=later).invoke(RETURNS)
-    expected = demo_engine.ask(RETURNS, now=DEMO_NOW, as_of=later).to_json()["evidence"]
+    docs = ChronoragRetriever(engine=demo_rules_engine, now=DEMO_NOW, as_of=later).invoke(RETURNS)
+    expected = demo_rules_engine.ask(RETURNS, now=DEMO_NOW, as_of=later).to_json()["evidence"]
     assert [d.metadata["chunk_id"] for d in docs] == [e["chunk_id"] for e in expected][:5]
 
 
-def test_a_record_of_another_user_never_appears(demo_engine: Engine) -> None:
+def test_a_record_of_another_user_never_appears(demo_rules_engine: Engine) -> None:
     question = "妈妈上周四几点去的医院？"
     for user in (None, "me"):
-        docs = ChronoragRetriever(engine=demo_engine, now=DEMO_NOW, user=user).invoke(question)
+        docs = ChronoragRetriever(engine=demo_rules_engine, now=DEMO_NOW,
+                                  user=user).invoke(question)
         assert "rec-006" not in {d.metadata["doc_id"] for d in docs}
     # The record is there for its subject: the filter, not the search, kept it out above.
-    own = ChronoragRetriever(engine=demo_engine, now=DEMO_NOW, user="mom").invoke(question)
+    own = ChronoragRetriever(engine=demo_rules_engine, now=DEMO_NOW, user="mom").invoke(question)
     assert own[0].metadata["doc_id"] == "rec-006"
     assert own[0].metadata["answer_status"] == "answered"
 
 
-def test_without_a_user_no_personal_record_appears(demo_engine: Engine) -> None:
-    docs = ChronoragRetriever(engine=demo_engine, now=DEMO_NOW, k=10).invoke(LUNCH)
+def test_without_a_user_no_personal_record_appears(demo_rules_engine: Engine) -> None:
+    docs = ChronoragRetriever(engine=demo_rules_engine, now=DEMO_NOW, k=10).invoke(LUNCH)
     assert not [d for d in docs if d.metadata["source_type"] == "record"]
 
 
-def test_a_fixed_now_resolves_relative_time(demo_engine: Engine) -> None:
-    lunch = ChronoragRetriever(engine=demo_engine, now=DEMO_NOW, user="me", k=1)
+def test_a_fixed_now_resolves_relative_time(demo_rules_engine: Engine) -> None:
+    lunch = ChronoragRetriever(engine=demo_rules_engine, now=DEMO_NOW, user="me", k=1)
     doc = lunch.invoke(LUNCH)[0]
     assert (doc.metadata["doc_id"], doc.metadata["answer"]) == ("rec-001", "12:30")
 
 
-def test_now_none_reads_the_clock_at_each_call(demo_engine: Engine,
+def test_now_none_reads_the_clock_at_each_call(demo_rules_engine: Engine,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
     moments = iter([DEMO_NOW, DEMO_NOW + timedelta(days=7)])
     monkeypatch.setattr(base, "system_now", lambda: next(moments))
-    lunch = ChronoragRetriever(engine=demo_engine, user="me", k=1)
+    lunch = ChronoragRetriever(engine=demo_rules_engine, user="me", k=1)
     # Asked a week later, last Tuesday is 2026-11-24 (rec-003) instead of 11-17 (rec-001).
     assert [lunch.invoke(LUNCH)[0].metadata["doc_id"]
             for _ in range(2)] == ["rec-001", "rec-003"]
 
 
-def test_ainvoke_equals_invoke(demo_engine: Engine) -> None:
-    retriever = ChronoragRetriever(engine=demo_engine, now=DEMO_NOW, k=3)
+def test_ainvoke_equals_invoke(demo_rules_engine: Engine) -> None:
+    retriever = ChronoragRetriever(engine=demo_rules_engine, now=DEMO_NOW, k=3)
     docs = asyncio.run(retriever.ainvoke(RETURNS, k=2))
     assert all(isinstance(d, Document) for d in docs)
     assert docs == retriever.invoke(RETURNS, k=2)
 
 
-def test_constructor_takes_keywords_only(demo_engine: Engine) -> None:
+def test_constructor_takes_keywords_only(demo_rules_engine: Engine) -> None:
     with pytest.raises(TypeError):
-        ChronoragRetriever(demo_engine)  # type: ignore[misc]
+        ChronoragRetriever(demo_rules_engine)  # type: ignore[misc]
 
 
 def test_without_langchain_the_error_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -118,17 +120,17 @@ def test_without_langchain_the_error_names_the_extra(monkeypatch: pytest.MonkeyP
         importlib.import_module("chronorag.integrations.langchain")
 
 
-def test_the_engines_own_model_is_not_asked(demo_engine: Engine) -> None:
+def test_the_engines_own_model_is_not_asked(demo_rules_engine: Engine) -> None:
     from chronorag.answer.openai_chat import OpenAIChat
 
     from ..answer.recorded_llm import RecordedLLM, Reply
 
     with RecordedLLM(Reply("You have 45 days [returns-2024].")) as llm:
-        demo_engine.llm = OpenAIChat(llm.url)
+        demo_rules_engine.llm = OpenAIChat(llm.url)
         try:
-            docs = ChronoragRetriever(engine=demo_engine, now=DEMO_NOW, k=2).invoke(RETURNS)
+            docs = ChronoragRetriever(engine=demo_rules_engine, now=DEMO_NOW, k=2).invoke(RETURNS)
         finally:
-            demo_engine.llm = None
+            demo_rules_engine.llm = None
         assert llm.requests == []
     assert docs and "generation" not in docs[0].metadata
     assert docs[0].metadata["answer"] != "You have 45 days [returns-2024]."

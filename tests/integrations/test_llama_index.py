@@ -23,9 +23,9 @@ from .conftest import RETURNS
 LUNCH = "上周二我几点吃的午饭？"
 
 
-def test_nodes_are_the_evidence_best_first(demo_engine: Engine) -> None:
-    nodes = ChronoragRetriever(engine=demo_engine, now=DEMO_NOW, k=5).retrieve(RETURNS)
-    answer = demo_engine.ask(RETURNS, now=DEMO_NOW, k=5).to_json()
+def test_nodes_are_the_evidence_best_first(demo_rules_engine: Engine) -> None:
+    nodes = ChronoragRetriever(engine=demo_rules_engine, now=DEMO_NOW, k=5).retrieve(RETURNS)
+    answer = demo_rules_engine.ask(RETURNS, now=DEMO_NOW, k=5).to_json()
     evidence = answer["evidence"][:5]
     assert len(nodes) == len(evidence) == 5
     for hit, item in zip(nodes, evidence, strict=True):
@@ -38,50 +38,53 @@ def test_nodes_are_the_evidence_best_first(demo_engine: Engine) -> None:
 
 
 @pytest.mark.parametrize("k", [1, 3])
-def test_k_nodes(demo_engine: Engine, k: int) -> None:
-    assert len(ChronoragRetriever(engine=demo_engine, now=DEMO_NOW, k=k).retrieve(RETURNS)) == k
+def test_k_nodes(demo_rules_engine: Engine, k: int) -> None:
+    retriever = ChronoragRetriever(engine=demo_rules_engine, now=DEMO_NOW, k=k)
+    assert len(retriever.retrieve(RETURNS)) == k
 
 
-def test_a_query_bundle_is_accepted(demo_engine: Engine) -> None:
-    retriever = ChronoragRetriever(engine=demo_engine, now=DEMO_NOW, k=3)
+def test_a_query_bundle_is_accepted(demo_rules_engine: Engine) -> None:
+    retriever = ChronoragRetriever(engine=demo_rules_engine, now=DEMO_NOW, k=3)
     assert retriever.retrieve(QueryBundle(RETURNS)) == retriever.retrieve(RETURNS)
 
 
-def test_a_record_of_another_user_never_appears(demo_engine: Engine) -> None:
+def test_a_record_of_another_user_never_appears(demo_rules_engine: Engine) -> None:
     question = "妈妈上周四几点去的医院？"
     for user in (None, "me"):
-        nodes = ChronoragRetriever(engine=demo_engine, now=DEMO_NOW, user=user).retrieve(question)
+        nodes = ChronoragRetriever(engine=demo_rules_engine, now=DEMO_NOW,
+                                   user=user).retrieve(question)
         assert "rec-006" not in {n.node.metadata["doc_id"] for n in nodes}
-    own = ChronoragRetriever(engine=demo_engine, now=DEMO_NOW, user="mom").retrieve(question)
+    own = ChronoragRetriever(engine=demo_rules_engine, now=DEMO_NOW, user="mom").retrieve(question)
     assert own[0].node.metadata["doc_id"] == "rec-006"
 
 
-def test_a_fixed_now_and_as_of(demo_engine: Engine) -> None:
-    lunch = ChronoragRetriever(engine=demo_engine, now=DEMO_NOW, user="me", k=1)
+def test_a_fixed_now_and_as_of(demo_rules_engine: Engine) -> None:
+    lunch = ChronoragRetriever(engine=demo_rules_engine, now=DEMO_NOW, user="me", k=1)
     assert lunch.retrieve(LUNCH)[0].node.metadata["answer"] == "12:30"
     later = DEMO_NOW + timedelta(days=30)
-    nodes = ChronoragRetriever(engine=demo_engine, now=DEMO_NOW, as_of=later).retrieve(RETURNS)
-    expected = demo_engine.ask(RETURNS, now=DEMO_NOW, as_of=later).to_json()["evidence"]
+    nodes = ChronoragRetriever(engine=demo_rules_engine, now=DEMO_NOW,
+                               as_of=later).retrieve(RETURNS)
+    expected = demo_rules_engine.ask(RETURNS, now=DEMO_NOW, as_of=later).to_json()["evidence"]
     assert [n.node.node_id for n in nodes] == [e["chunk_id"] for e in expected][:5]
 
 
-def test_now_none_reads_the_clock_at_each_call(demo_engine: Engine,
+def test_now_none_reads_the_clock_at_each_call(demo_rules_engine: Engine,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
     moments = iter([DEMO_NOW, DEMO_NOW + timedelta(days=7)])
     monkeypatch.setattr(base, "system_now", lambda: next(moments))
-    lunch = ChronoragRetriever(engine=demo_engine, user="me", k=1)
+    lunch = ChronoragRetriever(engine=demo_rules_engine, user="me", k=1)
     assert [lunch.retrieve(LUNCH)[0].node.metadata["doc_id"]
             for _ in range(2)] == ["rec-001", "rec-003"]
 
 
-def test_aretrieve_equals_retrieve(demo_engine: Engine) -> None:
-    retriever = ChronoragRetriever(engine=demo_engine, now=DEMO_NOW, k=3)
+def test_aretrieve_equals_retrieve(demo_rules_engine: Engine) -> None:
+    retriever = ChronoragRetriever(engine=demo_rules_engine, now=DEMO_NOW, k=3)
     assert asyncio.run(retriever.aretrieve(RETURNS)) == retriever.retrieve(RETURNS)
 
 
-def test_constructor_takes_keywords_only(demo_engine: Engine) -> None:
+def test_constructor_takes_keywords_only(demo_rules_engine: Engine) -> None:
     with pytest.raises(TypeError):
-        ChronoragRetriever(demo_engine)  # type: ignore[misc]
+        ChronoragRetriever(demo_rules_engine)  # type: ignore[misc]
 
 
 def test_without_llama_index_the_error_names_the_extra(

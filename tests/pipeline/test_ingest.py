@@ -74,10 +74,10 @@ def test_internal_error_names_file_and_document_and_keeps_earlier_batches(
     path = _jsonl(tmp_path / "a.jsonl", 10)
     real = indexer.chunk_document
 
-    def chunk(doc):
+    def chunk(doc, **options):
         if doc.id == "d7":
             raise RuntimeError("boom")
-        return real(doc)
+        return real(doc, **options)
 
     monkeypatch.setattr(indexer, "chunk_document", chunk)
     with SQLiteStore(tmp_path / "kb.db") as store:
@@ -305,3 +305,19 @@ def test_another_chunk_embedder_beside_the_first_reuses_the_first_ones_vectors(
         reindex_documents(store, embedders=Embedders([first, second]))
         assert first.texts == 3 and second.texts == 3
         assert store.vector_counts() == {"test-hash": 3, "test-hash-b": 3}
+
+
+def test_event_time_stands_in_only_where_a_sentence_states_no_time() -> None:
+    from chronorag.ingest import chunk_document
+    from chronorag.model import Document, Granularity, Interval
+
+    said = datetime(2023, 1, 20, 16, 4, tzinfo=UTC)
+    doc = Document("turn", "Lost my job yesterday.\n\nAnyway, how are you?",
+                   occurred_at=Interval(said, said.replace(minute=5), Granularity.MINUTE),
+                   valid_from=Interval(datetime(2023, 1, 1, tzinfo=UTC),
+                                       datetime(2023, 1, 2, tzinfo=UTC), Granularity.DAY))
+    [chunk] = indexer.with_event_time(doc, chunk_document(doc))
+    first, second = ([m.text for m in s.mentions] for s in chunk.sentences)
+    # The validity period goes everywhere; occurred_at only where the text is silent.
+    assert first == ["yesterday", "valid"]
+    assert second == ["occurred_at", "valid"]

@@ -25,3 +25,13 @@ def test_rows_written_without_a_relation_read_as_in() -> None:
     assert encoded is not None and "rel" not in json.loads(encoded)[0]
     [decoded] = decode_mentions(encoded, IntervalDecoder())
     assert decoded.relation is Relation.IN
+
+
+def test_the_anchor_of_a_relative_phrase_round_trips() -> None:
+    said = datetime(2023, 1, 20, 16, 4, tzinfo=UTC)
+    day = Interval(datetime(2023, 1, 19, tzinfo=UTC), datetime(2023, 1, 20, tzinfo=UTC),
+                   Granularity.DAY)
+    mentions = (Mention("yesterday", 20, 29, day, anchor=said), Mention("2013", 40, 44, YEAR))
+    encoded = encode_mentions(mentions)
+    assert encoded is not None and "anchor" not in json.loads(encoded)[1]
+    assert decode_mentions(encoded, IntervalDecoder()) == mentions

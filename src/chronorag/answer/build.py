@@ -9,12 +9,13 @@ owner and dates of its document, and its best sentence; see ``answer.evidence``)
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from datetime import UTC, tzinfo
 
-from chronorag.answer import personal
+from chronorag.answer import personal, when
 from chronorag.answer.decide import AnswerRules, Decision, decide, semantic
 from chronorag.answer.evidence import best_sentence, to_evidence
-from chronorag.model import Answer, Document, Evidence, Hit, Query
+from chronorag.model import Answer, AnswerStatus, Document, Evidence, Hit, Intent, Query
 from chronorag.rank.authority import AuthorityPrior
 
 __all__ = ["best_sentence", "build_answer", "evidence_items", "order_evidence", "to_evidence"]
@@ -60,15 +61,20 @@ def build_answer(
     items = evidence_items(query, hits, documents=documents, authority=rules.authority)
     later = evidence_items(query, upcoming, documents=documents, authority=rules.authority)
     decision = decide(query.text, items, upcoming=later, as_of=query.as_of, rules=rules)
+    zone = tz or query.now.tzinfo or UTC
     if personal.applies(items, decision):
         decision = personal.answer_records(
             query, items, general=decision, documents=documents, min_semantic=min_semantic,
-            tz=tz or query.now.tzinfo or UTC).decision
+            tz=zone).decision
+    elif query.understanding.intent is Intent.TIME and not when.asks_clock(query.text):
+        decision = _dated(decision, question=query.text, tz=zone)
+    extras = {} if decision.time is None else {"answer_time": decision.time.to_json()}
     return Answer(
         question=query.text, now=query.now, as_of=query.as_of,
         understanding=query.understanding, status=decision.status, answer=decision.answer,
         evidence=order_evidence(items, decision, k=query.k, min_semantic=min_semantic),
         upcoming=decision.upcoming, flags=decision.flags, timings_ms=dict(timings_ms or {}),
+        extras=extras,
     )
 
 
@@ -84,3 +90,20 @@ def order_evidence(items: Sequence[Evidence], decision: Decision, *, k: int,
     relevant = [e for e in rest if semantic(e) >= min_semantic]
     others = [e for e in rest if semantic(e) < min_semantic]
     return tuple([*first, *relevant, *others][: max(k, len(first))])
+
+
+def _dated(decision: Decision, *, question: str, tz: tzinfo) -> Decision:
+    """A "when" question answered from a document that is no record (news, a wiki page):
+    the date its deciding sentence states, with the phrase and its anchor, instead of the
+    whole sentence. Left as it is when that text states no date, or the answer also
+    speaks for parallel views or upcoming versions."""
+    if (not decision.deciding or len(decision.deciding) > 1 or decision.upcoming
+            or decision.status is AnswerStatus.NOT_FOUND):
+        return decision
+    item = decision.deciding[0]
+    time = when.answer_time(item, tz=tz)
+    if time is None or time.source != "text":
+        return decision
+    text = when.format_answer(time, question=question, tz=tz, published_at=item.published_at,
+                         source_type=item.source_type)
+    return replace(decision, answer=text, time=time)

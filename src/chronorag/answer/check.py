@@ -3,8 +3,9 @@
 * **Supported**: a time answer is a clock time (and date) that the evidence states in its
   text or in its ``occurred_at``; a count equals the number of counted records; a content
   answer is a span of the evidence text.
-* **Consistent in time**: every cited record's ``occurred_at`` overlaps the question's
-  event window.
+* **Consistent in time**: every cited record's event time (the times its text states,
+  else its ``occurred_at``) overlaps the question's event window, and a date answer is not
+  contradicted by the dates its evidence's own text states.
 
 A failed check turns the answer ``uncertain``; the caller then shows the raw evidence
 with one of the flags below saying why.
@@ -24,6 +25,9 @@ OUTSIDE_INTERVAL = "evidence_outside_interval"
 """A cited record happened outside the period the question asks about."""
 NO_TIME = "no_time_in_evidence"
 """A time was asked, and the deciding record states no time of day."""
+CONTRADICTED = "date_contradicted_by_text"
+"""The answer's date is one the cited evidence's own text contradicts: the record says
+"yesterday" (19 January) and the answer names the day it was said (20 January)."""
 
 _CLOCK = frozenset({Granularity.HOUR, Granularity.MINUTE, Granularity.SECOND})
 
@@ -72,12 +76,29 @@ def check_content(answer: str, item: Evidence) -> list[str]:
     return [] if answer and answer in item.text else [UNSUPPORTED]
 
 
+def check_date(claimed: Sequence[Interval], item: Evidence) -> list[str]:
+    """Flags when the dates an answer names all disagree with the dates its evidence's own
+    text states (``Evidence.times``, day or coarser). A text that states no date cannot
+    contradict; one date of the answer that agrees is enough (an answer may also name the
+    day something was said)."""
+    own = [m.interval for m in item.times if m.interval.granularity not in _CLOCK]
+    if not own or not claimed:
+        return []
+    if any(c.overlaps(o) for c in claimed for o in own):
+        return []
+    return [CONTRADICTED]
+
+
 def check_window(cited: Sequence[Evidence], window: Interval | None) -> list[str]:
-    """Flags when a cited record's event time does not overlap ``window``."""
+    """Flags when a cited record's event time does not overlap ``window``: the times its
+    text states, or when none does, its ``occurred_at`` (a record said the day after its
+    event, "yesterday", lies in the window by its text)."""
     if window is None:
         return []
     for item in cited:
         start = occurred(item)
+        if any(m.interval.overlaps(window) for m in item.times):
+            continue
         if start is None or not window.contains(start):
             return [OUTSIDE_INTERVAL]
     return []

@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from chronorag.answer.shape import short_answer, states_differ
+from chronorag.answer.when import AnswerTime
 from chronorag.model import AnswerStatus, Evidence
 from chronorag.rank.authority import AuthorityPrior
 
@@ -70,6 +71,8 @@ class Decision:
     deciding: tuple[Evidence, ...]
     upcoming: tuple[Evidence, ...]
     flags: tuple[str, ...]
+    # A date answer's time, phrase, anchor and source (``answer.when``); None otherwise.
+    time: AnswerTime | None = None
 
 
 def semantic(item: Evidence) -> float:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from chronorag.lang import HAN_RE, has_han
-from chronorag.model import Chunk, Document, Evidence, Hit, Interval
+from chronorag.model import Chunk, Document, Evidence, Hit, Interval, Mention
 from chronorag.rank.authority import AuthorityPrior
 
 NON_DECISIVE = "non_decisive"
@@ -51,7 +51,17 @@ def to_evidence(hit: Hit, document: Document | None, *, question: str = "",
         owner=doc.owner if doc else None,
         published_at=_start(doc.published_at) if doc else None,
         sentence=best_sentence(question, chunk, hit.best_sentence),
+        times=stated_times(chunk, hit.best_sentence),
     )
+
+
+def stated_times(chunk: Chunk, index: int | None = None) -> tuple[Mention, ...]:
+    """The times the chunk's sentences state themselves, sentence ``index``'s first: no
+    inherited mention (it belongs to an earlier sentence) and no date field of the
+    document (``Mention.from_metadata``)."""
+    ordered = sorted(chunk.sentences, key=lambda s: s.index != index)
+    return tuple(m for s in ordered for m in s.mentions
+                 if not m.inherited and not m.from_metadata)
 
 
 def best_sentence(question: str, chunk: Chunk, index: int | None = None) -> str:

@@ -9,10 +9,12 @@ non-record document (a policy, a wiki page): those keep the general answer.
   of its window when none of them clears either test. The second
   relevance is the multilingual embedding's: the English-only cross-encoder cannot judge
   an English question against a Chinese record.
-* **time** -> the clock time of the best record ("12:30"; with its date when the question's
-  period is longer than a day), from ``occurred_at`` when finer than a day, else from a
-  time its text states. **content** -> its best sentence. **count** -> the number of
-  matching records: key words appear, or relevance within ``count_margin`` of the best
+* **time** -> for "what time" / 几点, the clock time of the best record ("12:30"; with its
+  date when the question's period is longer than a day), from ``occurred_at`` when finer
+  than a day, else from a time its text states; for "when" / 哪天 / 什么时候, the date its
+  text states with the phrase and its anchor, else its recorded day (``answer.when``).
+  **content** -> its best sentence. **count** -> the number of matching records: key
+  words appear, or relevance within ``count_margin`` of the best
   (a relative floor: absolute scores of different models are not comparable); no
   matching record gives ``not_found`` (flag ``no_matching_records``), never "0".
 * Every shaped answer is validated (``answer.check``); a failure gives ``uncertain``,
@@ -25,7 +27,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import tzinfo
 
-from chronorag.answer import check
+from chronorag.answer import check, when
 from chronorag.answer.decide import Decision
 from chronorag.lang import RECORD_QUESTION_WORDS
 from chronorag.model import AnswerStatus, Document, Evidence, Granularity, Intent, Query
@@ -37,6 +39,9 @@ NO_MATCHING = "no_matching_records"
 
 COUNT_MARGIN = 0.3
 """A record counts when its relevance is within this of the most relevant record's."""
+
+PEER_MARGIN = 0.05
+"""Records within this relevance of the deciding one are as good: their times must agree."""
 
 
 @dataclass(frozen=True)
@@ -98,6 +103,8 @@ def answer_records(query: Query, items: Sequence[Evidence], *, general: Decision
     best = max(relevant, key=lambda e: (mentions(e, terms), relevance(e)))
     doc = documents.get(best.doc_id)
     granularity = doc.occurred_at.granularity if doc and doc.occurred_at else None
+    if query.understanding.intent is Intent.TIME and not when.asks_clock(query.text):
+        return _when(query, best, relevant, terms, general=general, tz=tz)
     if query.understanding.intent is Intent.TIME:
         text, flags = _time(query, best, tz=tz, granularity=granularity)
     else:
@@ -105,6 +112,32 @@ def answer_records(query: Query, items: Sequence[Evidence], *, general: Decision
         flags = check.check_content(text, best)
     flags += check.check_window([best], event_window(query.constraint))
     return _validated(text, flags, [best], general)
+
+
+def _when(query: Query, best: Evidence, relevant: Sequence[Evidence],
+          terms: frozenset[str], *, general: Decision, tz: tzinfo) -> PersonalAnswer:
+    """A date answer (``answer.when``): the time the best record's text states, else its
+    recorded day. ``uncertain`` when records as relevant state another time, or the text
+    contradicts the date (``check.check_date``)."""
+    time = when.answer_time(best, tz=tz)
+    if time is None:
+        return _validated("", [check.NO_TIME], [best], general)
+    keyed = mentions(best, terms)
+    peers = [e for e in relevant if e.doc_id != best.doc_id and mentions(e, terms) == keyed
+             and relevance(e) >= relevance(best) - PEER_MARGIN]
+    others = [t for e in peers if (t := when.answer_time(e, tz=tz)) is not None]
+    flags = check.check_date([time.interval], best)
+    flags += check.check_window([best], event_window(query.constraint))
+    if when.disagreeing(time, others):
+        flags.append(when.TIMES_DISAGREE)
+    text = when.format_answer(time, question=query.text, tz=tz,
+                              published_at=best.published_at, source_type=best.source_type)
+    status = AnswerStatus.UNCERTAIN if flags else AnswerStatus.ANSWERED
+    if time.source == "metadata":
+        flags.append(when.FROM_METADATA)
+    cited = (best, *(e for e in peers if flags and when.TIMES_DISAGREE in flags))
+    return PersonalAnswer(Decision(status, text, cited, general.upcoming,
+                                   tuple(dict.fromkeys(flags)), time), cited)
 
 
 def _time(query: Query, best: Evidence, *, tz: tzinfo,

@@ -12,6 +12,8 @@ A written answer is accepted only when
   September 2022"; never finer ("on 3 July 2019" for "July 2019") and never shifted;
 * every other number it states is a number of the cited items or of the question
   (digits, Chinese numerals, English number words from two up);
+* a date it names for a record is not one the record's own text contradicts: a message
+  that says "yesterday" is not about the day it was said;
 * it is an answer, not the prompt copied (the evidence's field labels) or one clause
   said three times or more.
 
@@ -27,6 +29,7 @@ from datetime import datetime, timedelta, tzinfo
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 
+from chronorag.answer import check
 from chronorag.model import Evidence, Granularity, Interval
 from chronorag.timex import parse
 from chronorag.timex.numerals import CN_NUM_CHARS, EN_NUMBER, cn_digits, cn_number, en_number
@@ -130,7 +133,30 @@ def check_written(text: str, *, evidence: Sequence[Evidence], question: str,
     sources = [*(_item_text(e) for e in items), question]
     problems.extend(_unsupported_times(plain, sources=sources, cited=items, now=now,
                                        as_of=as_of, tz=tz))
+    problems.extend(_contradicted(plain, cited=items, tz=tz))
     return Verdict(tuple(cited), tuple(dict.fromkeys(problems)))  # each problem once
+
+
+def _contradicted(text: str, *, cited: Sequence[Evidence], tz: tzinfo) -> list[Problem]:
+    """A record's own text dates its event ("yesterday": the 19th); an answer that names
+    only the day it was recorded (the 20th) for it is contradicted by its evidence."""
+    problems = []
+    for item in cited:
+        if item.occurred_at is None or not item.times:
+            continue
+        anchor = _start(item).astimezone(tz)
+        said = [f.interval for f in parse(text, now=anchor, tz=tz)
+                if f.interval.granularity not in _FINE_UNITS]
+        midnight = anchor.replace(hour=0, minute=0, second=0, microsecond=0)
+        day = Interval(midnight, midnight + timedelta(days=1))
+        if (said and any(i.overlaps(day) for i in said)
+                and check.check_date(said, item)):
+            problems.append(Problem(DATE, f"[{item.doc_id}] says "
+                                    f"{item.times[0].text!r}, not the day it was recorded"))
+    return problems
+
+
+_FINE_UNITS = (Granularity.HOUR, Granularity.MINUTE, Granularity.SECOND)
 
 
 def _form(text: str) -> list[Problem]:

@@ -113,9 +113,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("eval", help="benchmarks")
     eval_sub = p.add_subparsers(dest="suite", required=True)
-    e = eval_sub.add_parser("retrieval", help="AR@k / ER@k on a TimeQA-format folder")
+    e = eval_sub.add_parser("retrieval", help="AR@k / ER@k / SA on a TimeQA-format folder "
+                            "(questions may be dated: now, user, document-id evidence)")
     e.add_argument("dir", help="corpus.jsonl + questions.jsonl, or a folder of such folders "
                                "(one table, one store per set)")
+    e.add_argument("--tz", default=None, help="IANA time zone for naive times of the corpus "
+                   "and of the questions' now (default: UTC)")
     e.add_argument("--methods", default=None, help="comma-separated method names")
     e.add_argument("--limit", type=int, default=None, help="only the first N questions")
     e.add_argument("--json", action="store_true")

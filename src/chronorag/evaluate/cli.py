@@ -1,5 +1,6 @@
-"""`chronorag eval retrieval DIR`: ingest a TimeQA-format folder (or a folder of them) and
-report every method."""
+"""`chronorag eval retrieval DIR`: ingest a benchmark folder (TimeQA, XQuAD or dated
+LoCoMo-style questions; see ``evaluate.questions``), or a folder of them, and report every
+method."""
 
 from __future__ import annotations
 
@@ -8,8 +9,10 @@ import json
 import sys
 import tempfile
 import time
+from datetime import UTC, tzinfo
 from pathlib import Path
 from typing import Any, TextIO
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from chronorag.engine import Engine
 from chronorag.errors import ConfigError
@@ -27,14 +30,15 @@ def run_eval(args: argparse.Namespace, *, out: TextIO) -> int:
     folder = Path(args.dir)
     sets = benchmark_sets(folder)
     methods = tuple(args.methods.split(",")) if args.methods else DEFAULT_METHODS
+    tz = _zone(getattr(args, "tz", None))
     if len(sets) == 1 and sets[0] == folder:
-        payload = _run_set(folder, methods, limit=args.limit, db=args.db)
+        payload = _run_set(folder, methods, limit=args.limit, db=args.db, tz=tz)
     else:
         db = Path(args.db) if args.db else None
         if db is not None:
             db.mkdir(parents=True, exist_ok=True)
         payload = {"sets": {s.name: _run_set(s, methods, limit=args.limit,
-                                             db=db / f"{s.name}.db" if db else None)
+                                             db=db / f"{s.name}.db" if db else None, tz=tz)
                             for s in sets}}
     if args.json:
         out.write(json.dumps(payload, indent=2) + "\n")
@@ -65,10 +69,23 @@ def benchmark_sets(folder: Path) -> list[Path]:
     return sets
 
 
+def _zone(name: str | None) -> tzinfo:
+    """``--tz``, else UTC; not $CHRONORAG_TZ: a benchmark's numbers must not depend on the
+    shell it runs in."""
+    if not name:
+        return UTC
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise ConfigError(f"unknown time zone {name!r}; give an IANA name such as "
+                          "'Europe/Berlin' or 'UTC'") from None
+
+
 def _run_set(folder: Path, methods: tuple[str, ...], *, limit: int | None,
-             db: str | Path | None) -> dict[str, Any]:
+             db: str | Path | None, tz: tzinfo = UTC) -> dict[str, Any]:
     questions = load_questions(folder / "questions.jsonl", limit=limit)
-    with tempfile.TemporaryDirectory() as tmp, Engine(db or Path(tmp) / "eval.db") as engine:
+    with (tempfile.TemporaryDirectory() as tmp,
+          Engine(db or Path(tmp) / "eval.db", tz=tz) as engine):
         started = time.perf_counter()
         report = engine.ingest([folder / "corpus.jsonl"], now=EVAL_NOW)
         ingest_s = time.perf_counter() - started
@@ -77,6 +94,7 @@ def _run_set(folder: Path, methods: tuple[str, ...], *, limit: int | None,
         "methods": {name: r.summary() for name, r in results.items()},
         "ingest": {"seconds": ingest_s, "chunks": report.chunks},
         "questions": len(questions),
+        "ks": list(KS),
     }
 
 
@@ -98,56 +116,68 @@ def levels(summary: dict[str, Any]) -> list[str]:
     return [k for k, v in summary.items() if isinstance(v, dict) and "AR@1" in v]
 
 
+def _cell(value: float | None) -> str:
+    """A score for a table; "-" where a level has no question it applies to."""
+    return "-" if value is None else f"{value:.3f}"
+
+
+def _has_hard(summaries: list[dict[str, Any]]) -> bool:
+    """Whether any summary has TimeQA's "hard" level, the only one abstention is measured
+    on; other benchmarks' tables leave the two abstention columns out."""
+    return any("hard" in levels(s) for s in summaries)
+
+
+def _hard_cells(summary: dict[str, Any], level: str, *, shown: bool) -> tuple[str, ...]:
+    if not shown:
+        return ()
+    if level != "hard":
+        return "", ""
+    return (f"{summary['hard_unanswerable_abstained']:.2f}",
+            f"{summary['hard_answerable_answered']:.2f}")
+
+
 def print_table(payload: dict[str, Any], *, out: TextIO) -> None:
-    """One row per method and level: AR@k, ER@k, abstention and latency."""
+    """One row per method and level: AR@k, ER@k, SA, abstention and latency."""
     from rich.console import Console
     from rich.table import Table
 
+    hard = _has_hard(list(payload["methods"].values()))
     table = Table(title=f"retrieval on {payload['questions']} questions")
-    table.add_column("method")
-    table.add_column("level")
-    for k in KS:
-        table.add_column(f"AR@{k}", justify="right")
-    for k in KS:
-        table.add_column(f"ER@{k}", justify="right")
-    table.add_column("abstain", justify="right")
-    table.add_column("answer", justify="right")
-    table.add_column("p50 ms", justify="right")
-    table.add_column("p95 ms", justify="right")
+    for name in ("method", "level", *(f"AR@{k}" for k in KS), *(f"ER@{k}" for k in KS),
+                 "SA", *(("abstain", "answer") if hard else ()), "p50 ms", "p95 ms"):
+        table.add_column(name, justify="left" if name in ("method", "level") else "right")
     for name, summary in payload["methods"].items():
         for level in levels(summary):
             row = summary[level]
-            hard = level == "hard"
             table.add_row(
-                name, level,
-                *(f"{row[f'AR@{k}']:.3f}" for k in KS), *(f"{row[f'ER@{k}']:.3f}" for k in KS),
-                f"{summary['hard_unanswerable_abstained']:.2f}" if hard else "",
-                f"{summary['hard_answerable_answered']:.2f}" if hard else "",
+                name, level, *(_cell(row[f"AR@{k}"]) for k in KS),
+                *(_cell(row[f"ER@{k}"]) for k in KS), _cell(row.get("SA")),
+                *_hard_cells(summary, level, shown=hard),
                 f"{summary['latency_ms']['p50']:.0f}", f"{summary['latency_ms']['p95']:.0f}",
             )
     Console(file=out, width=200).print(table)
 
 
 def print_sets_table(sets: dict[str, dict[str, Any]], *, out: TextIO) -> None:
-    """One row per set, method and level: AR@k, ER@1, abstention and latency."""
+    """One row per set, method and level: AR@k, ER@1, SA, abstention and latency."""
     from rich.console import Console
     from rich.table import Table
 
     total = sum(p["questions"] for p in sets.values())
+    hard = _has_hard([m for p in sets.values() for m in p["methods"].values()])
     table = Table(title=f"retrieval on {len(sets)} sets, {total} questions")
-    for name in ("set", "method", "level", *(f"AR@{k}" for k in KS), "ER@1", "abstain",
-                 "answer", "p50 ms"):
+    for name in ("set", "method", "level", *(f"AR@{k}" for k in KS), "ER@1", "SA",
+                 *(("abstain", "answer") if hard else ()), "p50 ms"):
         table.add_column(name, justify="left" if name in ("set", "method", "level")
                          else "right")
     for set_name, payload in sets.items():
         for name, summary in payload["methods"].items():
             for level in levels(summary):
-                row, hard = summary[level], level == "hard"
+                row = summary[level]
                 table.add_row(
-                    set_name, name, level, *(f"{row[f'AR@{k}']:.3f}" for k in KS),
-                    f"{row['ER@1']:.3f}",
-                    f"{summary['hard_unanswerable_abstained']:.2f}" if hard else "",
-                    f"{summary['hard_answerable_answered']:.2f}" if hard else "",
+                    set_name, name, level, *(_cell(row[f"AR@{k}"]) for k in KS),
+                    _cell(row["ER@1"]), _cell(row.get("SA")),
+                    *_hard_cells(summary, level, shown=hard),
                     f"{summary['latency_ms']['p50']:.0f}")
     Console(file=out, width=200).print(table)
 
@@ -171,7 +201,7 @@ def plot_curves(payload: dict[str, Any], path: Path) -> None:
                              sharey=True, squeeze=False)
     for ax, (title, set_name, level) in zip(axes[0], panels, strict=False):
         for name, summary in sets[set_name]["methods"].items():
-            if level in summary:
+            if level in summary and summary[level]["AR@1"] is not None:
                 ax.plot(KS, [summary[level][f"AR@{k}"] for k in KS], marker="o", label=name)
         ax.set_title(f"{title} questions")
         ax.set_xlabel("k")

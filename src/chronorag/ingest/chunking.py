@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import UTC, tzinfo
 
 from chronorag.ingest.sentences import CJK, split_sentences
 from chronorag.model import Chunk, Document, Sentence
@@ -24,7 +25,7 @@ from chronorag.timex import sentence_mentions
 # any of them would come out differently for the same text (chunking rules, the sentence
 # splitter, the time parser's ingest rules): stored documents then count as changed and
 # the next ingest or ``chronorag reindex`` rebuilds them.
-CHUNKER_VERSION = "4"
+CHUNKER_VERSION = "5"
 
 __all__ = ["chunk_document", "text_size"]
 
@@ -60,14 +61,16 @@ def _token_weight(token: str, cjk_per_word: float) -> float:
 
 
 def chunk_document(doc: Document, *, max_words: int = 200, target_words: int = 120,
-                   max_cjk_chars: int = 300) -> tuple[Chunk, ...]:
+                   max_cjk_chars: int = 300, tz: tzinfo = UTC) -> tuple[Chunk, ...]:
     """Cut ``doc.text`` into sentence-aligned chunks.
 
     A chunk closes once it reaches ``target_words`` units, before it would pass
     ``max_words``, or at a paragraph break when it already holds ``target_words / 2``.
     A sentence longer than ``max_words`` is cut at word (or CJK character) boundaries.
     ``doc.text[chunk.start:chunk.end] == chunk.text``; each chunk carries its sentences
-    (indexed within the document) with their time mentions.
+    (indexed within the document) with their time mentions: relative phrases are read
+    against the document's reference time in the calendar of ``tz`` (the zone its naive
+    dates were read in), absolute ones alone when it has none.
     """
     if max_words <= 0 or not 0 < target_words <= max_words or max_cjk_chars <= 0:
         raise ValueError("need 0 < target_words <= max_words and max_cjk_chars > 0")
@@ -76,7 +79,7 @@ def chunk_document(doc: Document, *, max_words: int = 200, target_words: int = 1
     if not units:
         return ()
     spans = [(u.start, u.end) for u in units]
-    mentions = sentence_mentions(doc.text, spans)
+    mentions = sentence_mentions(doc.text, spans, anchor=doc.reference_time, tz=tz)
     sentences = [
         Sentence(doc.id, index, u.start, u.end, doc.text[u.start:u.end], tuple(found))
         for index, (u, found) in enumerate(zip(units, mentions, strict=True))

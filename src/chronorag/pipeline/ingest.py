@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import datetime, tzinfo
+from datetime import UTC, datetime, tzinfo
 from os import PathLike
 
 import numpy as np
@@ -136,7 +136,7 @@ def ingest_paths(
         for checked in files:
             for batch in _batches(read_documents(checked, tz=tz), batching):
                 _ingest_batch(store, checked.path, batch, embedders=embedders, now=now,
-                              stamp=stamp, tally=tally)
+                              stamp=stamp, tally=tally, tz=tz)
                 if progress is not None:
                     progress(tally.done, total)
                 if after_batch is not None:
@@ -186,10 +186,11 @@ def _validate(paths: Sequence[str | PathLike[str]], *, tz: tzinfo,
 
 
 def reindex_documents(store: Store, *, embedders: Embedders, force: bool = False,
-                      progress: Progress | None = None, batching: Batching = Batching()
-                      ) -> IngestReport:
+                      progress: Progress | None = None, batching: Batching = Batching(),
+                      tz: tzinfo = UTC) -> IngestReport:
     """Rebuild chunks, sentences, mentions and vectors of stored documents from their
-    stored text, in committed batches; the documents themselves are unchanged.
+    stored text, in committed batches; the documents themselves are unchanged. ``tz`` is
+    the calendar relative phrases are read in (the zone the documents were ingested in).
 
     Only documents derived with another chunker version or other embedders are rebuilt
     (all with ``force``), so an interrupted reindex resumes where it stopped.
@@ -205,7 +206,7 @@ def reindex_documents(store: Store, *, embedders: Embedders, force: bool = False
         todo = [(doc, stored[doc.id][0]) for doc in store.documents(stale)] if stale else []
         tally.done += len(window)
         _write_batch(store, "(stored documents)", todo, embedders=embedders, stamp=stamp,
-                     tally=tally, stored=stored, force=True)
+                     tally=tally, stored=stored, force=True, tz=tz)
         if progress is not None:
             progress(tally.done, len(ids))
     return IngestReport(files=0, added=(), replaced=tuple(tally.replaced),
@@ -227,7 +228,7 @@ def _batches(documents: Iterable[Document], batching: Batching) -> Iterator[list
 
 def _ingest_batch(store: Store, path: str, batch: list[Document], *,
                   embedders: Embedders, now: datetime, stamp: str,
-                  tally: _Tally) -> None:
+                  tally: _Tally, tz: tzinfo) -> None:
     stored = store.fingerprints([d.id for d in batch])
     todo: list[tuple[Document, str]] = []
     for doc in batch:
@@ -238,12 +239,13 @@ def _ingest_batch(store: Store, path: str, batch: list[Document], *,
             todo.append((replace(doc, ingested_at=now), digest))
     tally.done += len(batch)
     _write_batch(store, path, todo, embedders=embedders, stamp=stamp, tally=tally,
-                 stored=stored)
+                 stored=stored, tz=tz)
 
 
 def _write_batch(store: Store, path: str, todo: list[tuple[Document, str]], *,
                  embedders: Embedders, stamp: str, tally: _Tally,
-                 stored: Mapping[str, tuple[str, str]], force: bool = False) -> None:
+                 stored: Mapping[str, tuple[str, str]], force: bool = False,
+                 tz: tzinfo = UTC) -> None:
     """Prepare and write ``todo``; ``stored`` is the store's fingerprints of its ids."""
     if not todo:
         return
@@ -253,7 +255,7 @@ def _write_batch(store: Store, path: str, todo: list[tuple[Document, str]], *,
             if doc.id in stored and stored[doc.id][0] == digest}
     reuse = stored_vectors(store, [doc for doc, _ in todo], stored, stamp=stamp,
                            known_docs=same)
-    prepared = _prepare(path, todo, embedders, stamp, reuse=reuse)
+    prepared = _prepare(path, todo, embedders, stamp, reuse=reuse, tz=tz)
     try:
         report = store.write(prepared, force=force)
     except StoreError as exc:
@@ -270,11 +272,11 @@ def _where(todo: Sequence[tuple[Document, str]]) -> str:
 
 
 def _prepare(path: str, batch: Sequence[tuple[Document, str]], embedders: Embedders,
-             stamp: str, *, reuse: Reuse) -> list[PreparedDocument]:
+             stamp: str, *, reuse: Reuse, tz: tzinfo) -> list[PreparedDocument]:
     chunked = []
     for doc, digest in batch:
         try:
-            chunks = with_event_time(doc, chunk_document(doc))
+            chunks = with_event_time(doc, chunk_document(doc, tz=tz))
         except _INTERRUPTS:
             raise
         except BaseException as exc:  # a bug, not bad input: name the document, store nothing
@@ -316,20 +318,26 @@ def _embed_all(path: str, batch: Sequence[tuple[Document, str]], embedders: Sequ
 
 
 def with_event_time(doc: Document, chunks: tuple[Chunk, ...]) -> tuple[Chunk, ...]:
-    """Give every sentence the times its document's metadata states.
+    """Give sentences the times their document's metadata states.
 
     A life-log entry such as "12:30 吃了午饭" says when only in ``occurred_at``, and a
     policy says when it applies only in ``valid_from``/``valid_to``. The temporal scorer
-    reads sentence mentions, so these metadata times are attached where it looks.
+    reads sentence mentions, so these metadata times are attached where it looks: the
+    validity period to every sentence (it decides what may answer), the event time only
+    to sentences that state no time of their own. A record is about the times its text
+    states: "Lost my job yesterday", said on 20 January, is about 19 January, and its
+    ``occurred_at`` must not make it look like an event of the 20th.
     """
     extra = metadata_times(doc)
     if not extra:
         return chunks
+    validity = [(name, iv) for name, iv in extra if name != "occurred_at"]
     out = []
     for chunk in chunks:
         sentences = tuple(
-            replace(s, mentions=(*s.mentions,
-                                 *(Mention(name, s.start, s.start, iv) for name, iv in extra)))
+            replace(s, mentions=(*s.mentions, *(
+                Mention(name, s.start, s.start, iv)
+                for name, iv in (validity if s.mentions else extra))))
             for s in chunk.sentences
         )
         out.append(replace(chunk, sentences=sentences))

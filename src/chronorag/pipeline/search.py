@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TypeVar, cast
 
 from chronorag.config import SearchConfig
@@ -191,7 +191,7 @@ def _search_once(query: Query, *, config: SearchConfig, components: Components) 
     # Privacy, the people asked about and event time decide which chunks may be
     # retrieved at all, before any scoring: a hidden chunk must never be scored.
     scope = _timed(timings, "scope", lambda: build_scope(query, components.store.people()))
-    hits = _timed(timings, "retrieve", lambda: _retrieve(query, config, components, scope))
+    hits = _timed(timings, "retrieve", lambda: _candidates(query, config, components, scope))
     components.documents_for(h.chunk.doc_id for h in hits)  # one read for every title
     reranker = components.reranker(config.reranker, top_n=config.rerank_top,
                                    judges=config.judges)
@@ -225,11 +225,37 @@ def _visible(ranked: Ranked, query: Query, scope: Scope, store: Store) -> Ranked
     visible = store.visible_doc_ids(
         query.user, admin=query.admin, among=found,
         subjects=None if scope.public else subjects_of(query.understanding.entities))
+    # Privacy and the people asked about are rules; the event window only gathered
+    # candidates (see ``_candidates``) and removes nothing.
+    admits = replace(scope, window=None).admits
     documents = {i: ranked.documents[i] for i in found if i in ranked.documents
-                 and (visible is None or i in visible) and scope.admits(ranked.documents[i])}
+                 and (visible is None or i in visible) and admits(ranked.documents[i])}
     return Ranked(tuple(h for h in ranked.hits if h.chunk.doc_id in documents),
                   tuple(h for h in ranked.upcoming if h.chunk.doc_id in documents),
                   documents, ranked.timings_ms)
+
+
+def _candidates(query: Query, config: SearchConfig, components: Components,
+                scope: Scope) -> list[Hit]:
+    """Candidates by relevance, never cut by the question's time alone.
+
+    A record's ``occurred_at`` is when it was written, not always when its event was:
+    "Lost my job yesterday", said on 20 January, answers a question about the 19th. So
+    the event window is no filter: what is relevant is gathered from every time, and a
+    time-aware pipeline fuses in what is relevant inside the window (on a long timeline of
+    alike records, the asked day's record may rank too low among all of them to be
+    gathered). The temporal stage then judges each by the times its text states. A
+    pipeline that does not judge time (``temporal="none"``, the plain baselines) sees no
+    window at all.
+    """
+    unbounded = replace(scope, window=None)
+    everything = _retrieve(query, config, components, unbounded)
+    if scope.window is None or config.temporal == "none":
+        return everything
+    inside = _retrieve(query, config, components, scope)
+    if [h.chunk.id for h in inside] == [h.chunk.id for h in everything]:
+        return everything  # nothing is dated by occurred_at: the window changed nothing
+    return rrf_fuse([inside, everything], limit=config.candidates)
 
 
 def _retrieve(query: Query, config: SearchConfig, components: Components,

@@ -56,3 +56,9 @@ class QueryMemo:
                 self._recent.popitem(last=False)
         return np.stack(rows).astype(np.float32, copy=False) if rows else \
             np.zeros((0, self.dim), np.float32)
+
+    def forget(self) -> None:
+        """Drop the remembered query vectors: the next question is embedded afresh (the
+        eval harness times each method with its own question embedding)."""
+        with self._lock:
+            self._recent.clear()

@@ -1,7 +1,7 @@
 """Which chunks a query may retrieve: privacy, the people asked about, and event time.
 
-Decided once per query before retrieval, so a record the asker may not see (or one that
-happened outside the asked period) never enters scoring, ranking, counts or answers:
+Decided once per query before retrieval, so a record the asker may not see never enters
+scoring, ranking, counts or answers:
 
 * **Privacy**: a record (a document with a ``subject``) is readable by its subject, by
   the readers the subject granted access, and by an admin; a document without a subject
@@ -9,9 +9,10 @@ happened outside the asked period) never enters scoring, ranking, counts or answ
 * **People**: a question about named people keeps only records about them. A question
   that names only its asker, by a word for "I", keeps the asker's records and the public
   documents: "How many days do I have to return an item?" asks a policy, not a record.
-* **Event time**: when the question's constraint has an interval, documents whose
-  ``occurred_at`` does not overlap it are removed. Documents without ``occurred_at``
-  are unaffected: the temporal scorer judges the times their text states.
+* **Event time**: when the question's constraint has an interval, the scope carries it
+  as a window over ``occurred_at``. It is no filter: a record written a day after its
+  event ("yesterday") lies outside it. The search gathers candidates with and without
+  it (``pipeline.search``) and the temporal scorer judges the times each text states.
 
 The scope is a rule, not a list of ids: the search indexes turn it into a boolean mask
 over their rows (``Catalog.mask``) without a loop over chunks, and the store checks the

@@ -129,7 +129,7 @@ def document_from_row(row: Sequence[Any], intervals: IntervalDecoder) -> Documen
 
 
 def encode_mentions(mentions: Iterable[Mention]) -> str | None:
-    """Mentions as a JSON list of ``{text,start,end,istart,iend,gran,inherited[,rel]}``."""
+    """Mentions as a JSON list of ``{text,start,end,istart,iend,gran,inherited[,rel][,anchor]}``."""
     items = []
     for m in mentions:
         istart, iend, gran = encode_interval(m.interval)
@@ -139,6 +139,8 @@ def encode_mentions(mentions: Iterable[Mention]) -> str | None:
         }
         if m.relation is not Relation.IN:
             item["rel"] = m.relation.value  # absent means IN: stores written before read alike
+        if m.anchor is not None:
+            item["anchor"] = encode_time(m.anchor)  # absent: an absolute phrase
         items.append(item)
     return _dumps(items) if items else None
 
@@ -152,7 +154,8 @@ def decode_mentions(text: str | None, intervals: IntervalDecoder) -> tuple[Menti
         interval = intervals(item["istart"], item["iend"], item["gran"] or NO_GRANULARITY)
         assert interval is not None
         out.append(Mention(item["text"], item["start"], item["end"], interval,
-                           item["inherited"], Relation(item.get("rel", "in"))))
+                           item["inherited"], Relation(item.get("rel", "in")),
+                           decode_time(item.get("anchor"))))
     return tuple(out)
 
 

@@ -16,11 +16,12 @@ from datetime import UTC, datetime, tzinfo
 from chronorag.errors import TimeParseError
 from chronorag.model import TimeExpression
 from chronorag.timex.extract import Extracted, extract
-from chronorag.timex.mentions import sentence_mentions
+from chronorag.timex.mentions import relative_phrases, sentence_mentions
 from chronorag.timex.pipeline import context, find
 from chronorag.timex.relations import relate
 
-__all__ = ["Extracted", "extract", "parse", "parse_one", "sentence_mentions"]
+__all__ = ["Extracted", "extract", "parse", "parse_one", "relative_phrases",
+           "sentence_mentions"]
 
 _EXAMPLES = ("'2021-05-06', '6 May 2021', 'Q3 2024', 'last week', '3 days ago', "
              "'since 2019', '上周二', '2003年底', '最近三天'")

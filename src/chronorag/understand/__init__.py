@@ -10,27 +10,52 @@ constraint; with no relation word it is ``in``; with no time at all the relation
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime, tzinfo
 
-from chronorag.model import Understanding
+from chronorag.model import Intent, Understanding
 from chronorag.people.model import Directory
 from chronorag.timex import parse
 from chronorag.timex.engine import Found
 from chronorag.timex.pipeline import context, find
-from chronorag.timex.relations import relate
+from chronorag.timex.relations import Related, relate
 from chronorag.understand.anchor import anchor_of
 from chronorag.understand.constraint import build, order_of, resolve_as_of, time_constraint
 from chronorag.understand.content import remove_spans
 from chronorag.understand.entities import find_entities
 from chronorag.understand.intent import detect_intent
+from chronorag.understand.present import names_present, present_word_spans
 
 __all__ = ["resolve_as_of", "understand"]
 
 
-def _names_present(found: Found, now: datetime) -> bool:
-    interval = found.interval
-    return (found.kind == "ref" and interval is not None and interval.start is not None
-            and interval.end is not None and interval.start <= now < interval.end)
+_POSSESSIVE = re.compile(r"['’]s\b")
+
+
+def _span(question: str, related: Related) -> tuple[int, int]:
+    """The span of a time with its relation word, and its possessive ("today's")."""
+    end = related.end
+    m = _POSSESSIVE.match(question, end)
+    return related.start, m.end() if m else end
+
+
+def _split_present(question: str, every: list[Found], *, now: datetime,
+                   intent: Intent) -> tuple[list[Found], list[tuple[int, int]]]:
+    """The times that constrain the question, and the spans of those that name the present.
+
+    "now", "currently", 目前 (and "today" in a question about a state, see
+    :mod:`chronorag.understand.present`): a question about the present asks what any
+    question without a time asks (as_of is now), so the word sets no constraint; it and
+    its relation word ("as of now") leave the content.
+    """
+    found, present = [], []
+    for f in every:
+        related = relate(question, f)
+        if names_present(question, f, related, now=now, intent=intent):
+            present.append(_span(question, related))
+        else:
+            found.append(f)
+    return found, present + present_word_spans(question)
 
 
 def understand(question: str, *, now: datetime, tz: tzinfo = UTC,
@@ -39,14 +64,12 @@ def understand(question: str, *, now: datetime, tz: tzinfo = UTC,
 
     ``people`` names the persons the question may mention; 我/I/my/me mean ``user``.
     """
-    every = [f for f in find(question, context(now, tz)) if f.interval is not None]
-    # "now", "currently", 目前: a question about the present asks what any question without
-    # a time asks (as_of is now), so the word sets no constraint; it leaves the content.
-    present = [f for f in every if _names_present(f, now)]
-    found = [f for f in every if f not in present]
+    intent = detect_intent(question)
+    ctx = context(now, tz)
+    every = [f for f in find(question, ctx) if f.interval is not None]
+    found, spans = _split_present(question, every, now=ctx.now or now, intent=intent)
     relation, related = time_constraint(question, found)
-    spans = [(r.start, r.end) for r in (relate(question, f) for f in found)]
-    spans += [(f.start, f.end) for f in present]
+    spans += [_span(question, relate(question, f)) for f in found]
     blanked = list(question)
     for start, end in spans:
         blanked[start:end] = " " * (end - start)
@@ -55,7 +78,7 @@ def understand(question: str, *, now: datetime, tz: tzinfo = UTC,
     return Understanding(
         question=question,
         content=content,
-        intent=detect_intent(question),
+        intent=intent,
         constraint=build(relation, related, order, anchor_of(question, related)),
         time_expressions=tuple(parse(question, now=now, tz=tz)),
         entities=find_entities(question, directory=people, user=user),

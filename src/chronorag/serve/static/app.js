@@ -25,6 +25,10 @@ const FLAG_NOTES = {
   no_applicable_evidence: "nothing found applies at the asked time",
   generated_answer_rejected: "the model's answer failed the checks: the extractive answer is shown",
   generation_failed: "the model could not write an answer: the extractive answer is shown",
+  times_disagree: "records as relevant as this one name another time for it",
+  time_from_metadata: "the record's text names no time: the date it was recorded answers",
+  date_contradicted_by_text: "the date contradicts the times the evidence's own text states",
+  violates_time: "its text names a time outside the time in the question",
 };
 const BAD_FLAGS = new Set(["superseded", "not_yet_valid", "expired", "draft", "retired", "violates_time"]);
 const GOOD_FLAGS = new Set(["time_verified"]);

@@ -1,0 +1,107 @@
+"""Date answers: formatting at the phrase's granularity, the text before the metadata,
+and the checks that a date is not contradicted by its own evidence."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta, timezone
+
+import pytest
+
+from chronorag.answer import check, when
+from chronorag.model import Evidence, Granularity, Interval, Mention
+
+SAID = datetime(2023, 1, 20, 16, 4, tzinfo=UTC)
+
+
+def _day(y: int, m: int, d: int) -> Interval:
+    start = datetime(y, m, d, tzinfo=UTC)
+    return Interval(start, start + timedelta(days=1), Granularity.DAY)
+
+
+def _item(*times: Mention, occurred: str | None = SAID.isoformat(),
+          source_type: str = "message") -> Evidence:
+    return Evidence("d", "d#0", "", "Jon: Lost my job yesterday.", 0, 27, source_type, None,
+                    None, None, occurred, True, (), 0.9, {"semantic": 0.9}, times=times)
+
+
+YESTERDAY = Mention("yesterday", 15, 24, _day(2023, 1, 19), anchor=SAID)
+
+
+@pytest.mark.parametrize(("interval", "zh", "expected"), [
+    (_day(2023, 1, 19), False, "19 January 2023"),
+    (_day(2023, 1, 19), True, "2023年1月19日"),
+    (Interval(datetime(2023, 1, 1, tzinfo=UTC), datetime(2023, 2, 1, tzinfo=UTC),
+              Granularity.MONTH), False, "January 2023"),
+    (Interval(datetime(2022, 1, 1, tzinfo=UTC), datetime(2023, 1, 1, tzinfo=UTC),
+              Granularity.YEAR), True, "2022年"),
+    (Interval(datetime(2023, 1, 16, tzinfo=UTC), datetime(2023, 1, 23, tzinfo=UTC),
+              Granularity.WEEK), False, "2023-01-16 – 2023-01-22"),
+])
+def test_a_period_is_written_at_its_own_granularity(interval: Interval, zh: bool,
+                                                    expected: str) -> None:
+    assert when.format_interval(interval, tz=UTC, zh=zh) == expected
+
+
+def test_the_text_answers_before_the_metadata_with_phrase_and_anchor() -> None:
+    time = when.answer_time(_item(YESTERDAY), tz=UTC)
+    assert time is not None and (time.source, time.phrase, time.anchor) == (
+        "text", "yesterday", SAID)
+    assert when.format_answer(time, question="When did Jon lose his job?", tz=UTC,
+                              source_type="message") == \
+        '19 January 2023 ("yesterday", said on 20 January 2023)'
+
+
+def test_without_a_stated_time_the_recorded_day_answers_in_the_readers_zone() -> None:
+    shanghai = timezone(timedelta(hours=8))
+    time = when.answer_time(_item(occurred="2023-01-20T20:00:00+00:00"), tz=shanghai)
+    assert time is not None and time.source == "metadata"
+    assert when.format_answer(time, question="他哪天丢的工作？", tz=shanghai) == \
+        "2023年1月21日（记录日期）"
+    assert when.answer_time(_item(occurred=None), tz=UTC) is None
+
+
+def test_a_date_the_text_contradicts_is_rejected() -> None:
+    item = _item(YESTERDAY)
+    assert check.check_date([_day(2023, 1, 20)], item) == [check.CONTRADICTED]
+    assert check.check_date([_day(2023, 1, 19)], item) == []
+    # One agreeing date is enough: an answer may also name the day it was said.
+    assert check.check_date([_day(2023, 1, 20), _day(2023, 1, 19)], item) == []
+    # A text that states no date cannot contradict.
+    assert check.check_date([_day(2023, 1, 20)], _item()) == []
+
+
+def test_the_event_window_is_judged_by_the_text_first() -> None:
+    window = _day(2023, 1, 19)
+    assert check.check_window([_item(YESTERDAY)], window) == []
+    assert check.check_window([_item()], window) == [check.OUTSIDE_INTERVAL]
+
+
+def test_times_disagree_when_an_equal_record_names_another_day() -> None:
+    best = when.answer_time(_item(YESTERDAY), tz=UTC)
+    other = when.answer_time(_item(), tz=UTC)
+    assert best is not None and other is not None
+    assert when.disagreeing(best, [other])
+    assert not when.disagreeing(best, [best])
+
+
+@pytest.mark.parametrize(("question", "clock"), [
+    ("What time did I have lunch?", True), ("我几点吃的午饭？", True),
+    ("When did Jon lose his job?", False), ("他哪天丢的工作？", False),
+])
+def test_clock_questions_are_told_apart(question: str, clock: bool) -> None:
+    assert when.asks_clock(question) is clock
+
+
+def test_a_written_answer_naming_the_day_said_instead_of_the_day_meant_is_rejected() -> None:
+    from chronorag.answer.written import DATE, check_written
+
+    item = _item(YESTERDAY)
+    asked = dict(evidence=[item], question="When did Jon lose his job?", now=SAID,
+                 as_of=SAID, tz=UTC)
+    wrong = check_written("Jon lost his job on 20 January 2023 [d].", **asked)  # type: ignore[arg-type]
+    assert DATE in {p.rule for p in wrong.problems}
+    right = check_written("Jon lost his job on 19 January 2023 [d].", **asked)  # type: ignore[arg-type]
+    assert right.accepted
+    both = check_written("On 20 January 2023 Jon said he lost his job the day before, "
+                         "19 January 2023 [d].", **asked)  # type: ignore[arg-type]
+    assert both.accepted
