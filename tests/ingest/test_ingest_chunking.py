@@ -125,7 +125,7 @@ def test_blank_text_has_no_chunks() -> None:
 def test_sentence_mentions_called_once_with_all_spans(monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[int] = []
 
-    def fake(text: str, spans: list[tuple[int, int]]) -> list[tuple[()]]:
+    def fake(text: str, spans: list[tuple[int, int]], **_: object) -> list[tuple[()]]:
         calls.append(len(spans))
         return [() for _ in spans]
 

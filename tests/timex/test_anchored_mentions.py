@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import itertools
+import json
 from datetime import UTC, date, datetime, timedelta, timezone
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -11,6 +13,7 @@ from hypothesis import strategies as st
 
 from chronorag.model import Granularity
 from chronorag.timex import sentence_mentions
+from chronorag.timex.pipeline import context, find
 
 SAID = datetime(2023, 1, 20, 16, 4, tzinfo=UTC)  # a Friday
 
@@ -88,3 +91,32 @@ def test_anchored_mentions_never_raise(text: str, cuts: list[int], anchor: datet
         for m in mentions:
             assert text[m.start:m.end] == m.text
             assert m.inherited or start <= m.start < m.end <= end
+
+
+def _golden_texts() -> list[tuple[str, str]]:
+    cases = Path(__file__).parents[1] / "cases"
+    out = []
+    for name, key in (("timex_parse.jsonl", "text"), ("understand_questions.jsonl", "question")):
+        for line in (cases / name).read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                row = json.loads(line)
+                out.append((row[key], row["now"]))
+    return out
+
+
+def test_scanning_at_word_starts_finds_what_scanning_every_position_finds() -> None:
+    # Ingest tries the rules only where a word, number or Han character begins
+    # (benchmarks/anchored_mentions.py: 4x the sentences a second); every golden text
+    # must read the same.
+    for text, now in _golden_texts():
+        ctx = context(datetime.fromisoformat(now).replace(tzinfo=UTC), UTC)
+        full = [(f.start, f.end, f.interval) for f in find(text, ctx)]
+        fast = [(f.start, f.end, f.interval) for f in find(text, ctx, word_starts=True)]
+        assert fast == full, text
+
+
+def test_a_word_start_scan_does_not_read_inside_a_word() -> None:
+    # Every position would read "coming fall" inside "upcoming fall 2011".
+    text = "his upcoming fall 2011 campaign"
+    ctx = context(SAID, UTC)
+    assert [text[f.start:f.end] for f in find(text, ctx, word_starts=True)] == ["fall 2011"]

@@ -1,8 +1,9 @@
 """Ingest: load and validate documents, split sentences, cut sentence-aligned chunks.
 
-``load_paths`` reads ``.jsonl``/``.md``/``.txt`` files and folders into validated
-``Document`` objects (or raises ``ValidationError`` listing every problem);
-``chunk_document`` cuts a document into ``Chunk`` objects that keep their offsets.
+``load_paths`` reads ``.jsonl``/``.md``/``.txt`` files and folders (``*.chat.jsonl``:
+conversation turns, see ``conversation``) into validated ``Document`` objects (or raises
+``ValidationError`` listing every problem); ``chunk_document`` cuts a document into
+``Chunk`` objects that keep their offsets.
 """
 
 from chronorag.ingest.chunking import CHUNKER_VERSION, chunk_document, text_size

@@ -1,5 +1,8 @@
 """Reading input paths (.jsonl, .md, .txt, folders) into validated documents.
 
+A ``.jsonl`` file holds one document a line, unless it is named ``*.chat.jsonl``: then it
+is a conversation transcript, one turn a line (``chronorag.ingest.conversation``).
+
 ``check_paths`` validates everything first, keeping only counts and ids, so a file of any
 size is checked in bounded memory; ``read_documents`` then streams a checked file's
 documents. A caller that stores the stream never sees half of a broken file.
@@ -18,6 +21,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from chronorag.errors import FieldError, ValidationError
+from chronorag.ingest.conversation import conversation_documents, is_conversation
 from chronorag.ingest.frontmatter import split_front_matter
 from chronorag.ingest.validate import RawRecord, build_document
 from chronorag.model import Document
@@ -32,7 +36,8 @@ _BOM = b"\xef\xbb\xbf"
 
 @dataclass(frozen=True)
 class SourceFile:
-    """One input file and the documents read from it, in file order."""
+    """One input file and the documents read from it, in file order (a transcript's turns
+    in the order they complete: see ``chronorag.ingest.conversation``)."""
 
     path: str
     documents: tuple[Document, ...]
@@ -78,10 +83,11 @@ MAX_ERRORS_PER_FILE = 100
 def check_paths(paths: Sequence[str | PathLike[str]], *, tz: tzinfo = UTC) -> list[CheckedFile]:
     """Validate every document under ``paths`` without keeping any of them.
 
-    Files are ``.jsonl`` (one JSON object a line, read line by line), ``.md``/``.txt``
-    (optional YAML front matter, the body is the text) or folders of them, read
-    recursively in sorted order. Naive dates are read in ``tz``. Raises
-    ``ValidationError`` listing every problem of every file (``path:line: field: reason``).
+    Files are ``.jsonl`` (one JSON object a line, read line by line; ``*.chat.jsonl``:
+    one conversation turn a line), ``.md``/``.txt`` (optional YAML front matter, the body
+    is the text) or folders of them, read recursively in sorted order. Naive dates are
+    read in ``tz``. Raises ``ValidationError`` listing every problem of every file
+    (``path:line: field: reason``).
     """
     errors: list[FieldError] = []
     inputs = _collect_inputs(paths, errors)
@@ -134,6 +140,9 @@ def _documents(item: _Input, *, tz: tzinfo
                ) -> Iterator[tuple[Document | None, int, list[FieldError]]]:
     """Each record of ``item`` validated: the document (None when invalid), the line of its
     id, and its problems; a problem outside any record comes with no document."""
+    if is_conversation(item.shown) and item.path.suffix.lower() == ".jsonl":
+        yield from conversation_documents(_capped(item, _jsonl_records(item)), tz=tz)
+        return
     for record in _records(item):
         if isinstance(record, FieldError):
             yield None, record.line, [record]

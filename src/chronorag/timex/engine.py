@@ -94,6 +94,8 @@ class Scanner:
         """Raw expressions of ``text`` in order, before merging."""
         if self.starters is not None and self.digits is not None:
             return self._scan_anchored(text, ctx, self.starters, self.digits)
+        if self.starters is not None:
+            return self._scan_at(text, ctx, self.starters)
         found: list[Found] = []
         pos = 0
         search = self.regex.search
@@ -105,6 +107,26 @@ class Scanner:
             if hit is None:
                 pos = m.start() + 1
             else:
+                found.append(hit)
+                pos = hit.end
+        return found
+
+    def _scan_at(self, text: str, ctx: Context, starters: re.Pattern[str]) -> list[Found]:
+        # The combined regex tried only where ``starters`` says an expression may begin: the
+        # same leftmost-first result as searching every position when every expression
+        # begins at such a place, at a fraction of the cost on long English text.
+        found: list[Found] = []
+        pos = 0
+        match = self.regex.match
+        for candidate in starters.finditer(text):
+            start = candidate.start()
+            if start < pos:
+                continue
+            m = match(text, start)
+            if m is None:
+                continue
+            hit = self._resolve(text, start, (m.lastindex or 1) - 1, ctx)
+            if hit is not None:
                 found.append(hit)
                 pos = hit.end
         return found

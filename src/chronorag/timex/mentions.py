@@ -65,7 +65,8 @@ def _own_mentions(text: str, start: int, end: int, ctx: Context) -> tuple[Mentio
     return tuple(
         Mention(sentence[f.start:f.end], start + f.start, start + f.end, f.interval,
                 relation=_relation(sentence, f), anchor=anchor if f.relative else None)
-        for f in find(sentence, ctx) if f.interval is not None and _dates(sentence, f)
+        for f in find(sentence, ctx, word_starts=True)
+        if f.interval is not None and _dates(sentence, f)
     )
 
 
@@ -108,7 +109,7 @@ def relative_phrases(text: str, *, limit: int = 3) -> list[str]:
     """Up to ``limit`` phrases of ``text`` that would date a statement if the text had a
     reference time ("yesterday", 上周五): what a text without one leaves unread."""
     out: list[str] = []
-    for f in find(text, _PROBE):
+    for f in find(text, _PROBE, word_starts=True):
         if f.relative and f.interval is not None and _dates(text, f):
             out.append(text[f.start:f.end])
             if len(out) >= limit:

@@ -25,16 +25,22 @@ _STARTERS = (
 )
 # Era rules begin with these too ("AD 800", "公元前221年", "前221年").
 _ERA_STARTERS = r"|(?:\b|(?<=\d))(?:ad\b|a\.d\.)|公元|前(?=\d)"
-_scanners: dict[tuple[bool, bool], Scanner] = {}
+# Every place any expression can begin, relative ones included: the start of a run of
+# letters, every digit, every Han character and every other mark. Rules begin at a word
+# or a number, never inside a Latin word, so this skips most positions of English text.
+_WORD_STARTS = r"[\u3400-\u9fff\uf900-\ufaff]|(?<![^\W\d_])[^\W\d_]|\d|[^\w\s]"
+_scanners: dict[tuple[bool, bool, bool], Scanner] = {}
 
 
-def scanner(*, absolute_only: bool, eras: bool) -> Scanner:
+def scanner(*, absolute_only: bool, eras: bool, word_starts: bool = False) -> Scanner:
     """The (lazily compiled, then cached) scanner; compiling at import would be a side effect.
 
     Without ``eras`` the era rules are left out: most texts name no era, and those rules
-    would otherwise be tried at every number.
+    would otherwise be tried at every number. ``word_starts`` has a scanner of every rule
+    try them only where a word, a number or a Han character begins (``_WORD_STARTS``):
+    ingest reads long texts with every rule, where trying every position is the cost.
     """
-    key = (absolute_only, eras)
+    key = (absolute_only, eras, word_starts and not absolute_only)
     cached = _scanners.get(key)
     if cached is None:
         rules = [r for r in _ALL if not (absolute_only and r.relative) and (eras or not r.era)]
@@ -42,6 +48,8 @@ def scanner(*, absolute_only: bool, eras: bool) -> Scanner:
             starters = _STARTERS + (_ERA_STARTERS if eras else "")
             cached = Scanner(rules, starters=re.compile(starters, FLAGS),
                              digits=re.compile(_NUMERALS + "+"), eras=eras)
+        elif key[2]:
+            cached = Scanner(rules, starters=re.compile(_WORD_STARTS), eras=eras)
         else:
             cached = Scanner(rules, eras=eras)
         _scanners[key] = cached
@@ -63,10 +71,12 @@ def context(now: datetime | None, tz: tzinfo = UTC) -> Context:
         return Context(now, tz)
 
 
-def find(text: str, ctx: Context) -> list[Found]:
-    """Every expression in ``text``: scan, attach times of day, merge ranges."""
+def find(text: str, ctx: Context, *, word_starts: bool = False) -> list[Found]:
+    """Every expression in ``text``: scan, attach times of day, merge ranges
+    (``word_starts``: see ``scanner``)."""
     eras = ERA_MARK.search(text) is not None
-    found = scanner(absolute_only=ctx.now is None, eras=eras).scan(text, ctx)
+    found = scanner(absolute_only=ctx.now is None, eras=eras,
+                    word_starts=word_starts).scan(text, ctx)
     if not found:
         return found
     found = attach_times(text, found, ctx)
