@@ -6,6 +6,7 @@ import logging
 import re
 from datetime import UTC, datetime, tzinfo
 
+from chronorag.lang import HAN, KANA
 from chronorag.timex import en, en_noyear, zh
 from chronorag.timex.calendar import Context
 from chronorag.timex.engine import Found, Scanner, attach_times, extend_range_words, merge_ranges
@@ -28,7 +29,7 @@ _ERA_STARTERS = r"|(?:\b|(?<=\d))(?:ad\b|a\.d\.)|公元|前(?=\d)"
 # Every place any expression can begin, relative ones included: the start of a run of
 # letters, every digit, every Han character and every other mark. Rules begin at a word
 # or a number, never inside a Latin word, so this skips most positions of English text.
-_WORD_STARTS = r"[\u3400-\u9fff\uf900-\ufaff]|(?<![^\W\d_])[^\W\d_]|\d|[^\w\s]"
+_WORD_STARTS = rf"[{HAN}{KANA}]|(?<![^\W\d_])[^\W\d_]|\d|[^\w\s]"
 _scanners: dict[tuple[bool, bool, bool], Scanner] = {}
 
 
