@@ -153,3 +153,16 @@ def test_time_and_text_matching_directly() -> None:
     assert text_answer_right("adopted a dog named Max", "dog named Max")
     assert not text_answer_right("Max", "dog named Max")
     assert not text_answer_right("anything", "")  # an empty gold matches nothing
+
+
+def test_a_stated_answer_time_is_judged_instead_of_the_text() -> None:
+    from chronorag.evaluate.metrics import judge_short_answer
+    from chronorag.model import Granularity, Interval
+
+    now = datetime(2024, 1, 13, tzinfo=UTC)
+    year = Interval(datetime(2018, 1, 1, tzinfo=UTC), datetime(2019, 1, 1, tzinfo=UTC),
+                    Granularity.YEAR)
+    text = '2018 ("five years ago", recorded on 16 July 2023)'
+    # Read from its text, the first time is "five years ago" from the question's now: 2019.
+    assert not judge_short_answer(text, ["2018"], now=now).right
+    assert judge_short_answer(text, ["2018"], now=now, stated=year).right

@@ -24,7 +24,7 @@ from chronorag.evaluate.metrics import (
     recall_at,
 )
 from chronorag.evaluate.questions import Question, load_questions
-from chronorag.model import AnswerStatus
+from chronorag.model import AnswerStatus, Granularity, Interval
 from chronorag.retrieve.embedders import QueryMemo
 
 __all__ = ["DEFAULT_METHODS", "EVAL_NOW", "KS", "MethodResult", "Question", "evaluate",
@@ -161,6 +161,17 @@ def _run_one(engine: Engine, q: Question, config: SearchConfig, result: MethodRe
         return
     result.answer_ranks.setdefault(q.level, []).append(
         answer_hit_ranks([h.chunk.text for h in top], q.answers))
-    verdict = judge_short_answer(answer.answer, q.answers, now=query.now, tz=engine.tz)
+    verdict = judge_short_answer(answer.answer, q.answers, now=query.now, tz=engine.tz,
+                                 stated=stated_time(answer.extras.get("answer_time")))
     result.short_answers.setdefault(q.level, []).append(verdict.right)
     result.time_golds[q.level] = result.time_golds.get(q.level, 0) + verdict.time_golds
+
+
+def stated_time(payload: Any) -> Interval | None:
+    """The interval of an answer's ``answer_time`` (``answer.when``), when it has one."""
+    if not isinstance(payload, dict) or not payload.get("start") or not payload.get("end"):
+        return None
+    gran = payload.get("granularity")
+    return Interval(datetime.fromisoformat(payload["start"]),
+                    datetime.fromisoformat(payload["end"]),
+                    Granularity(gran) if gran else None)

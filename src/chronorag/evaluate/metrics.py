@@ -141,18 +141,20 @@ class ShortAnswerVerdict:
 
 
 def judge_short_answer(answer: str | None, golds: Sequence[str], *, now: datetime,
-                       tz: tzinfo = UTC) -> ShortAnswerVerdict:
+                       tz: tzinfo = UTC, stated: Interval | None = None) -> ShortAnswerVerdict:
     """Judge ``answer`` against every gold answer; right when it matches one of them.
 
     A gold that reads as one calendar year, month or day (``gold_time``) is matched by time,
     so "last year" said in 2023 answers "2022"; any other gold by its words (see
     ``text_answer_right``). ``now`` is when the question was asked: relative golds and
-    answers resolve against it. No answer (an abstention) is never right.
+    answers resolve against it. No answer (an abstention) is never right. ``stated`` is the
+    time the answer says it names (``ask --json``'s ``answer_time``), read instead of the
+    answer's text: a bare "2018 (…)" is no time expression to the parser.
     """
     times = [gold_time(g, now=now, tz=tz) for g in golds]
     right = answer is not None and any(
         text_answer_right(answer, g) if t is None else
-        time_answer_right(answer, t, now=now, tz=tz)
+        time_answer_right(answer, t, now=now, tz=tz, stated=stated)
         for g, t in zip(golds, times, strict=True))
     return ShortAnswerVerdict(right, sum(t is not None for t in times))
 
@@ -176,14 +178,15 @@ def gold_time(gold: str, *, now: datetime, tz: tzinfo = UTC) -> Interval | None:
 
 
 def time_answer_right(answer: str, gold: Interval, *, now: datetime,
-                      tz: tzinfo = UTC) -> bool:
-    """The first time expression of ``answer`` is at least as fine as ``gold`` and starts in
-    the gold's year, month or day ("7 May 2023 (yesterday, ...)" answers "May 2023"; "2023"
-    does not: it is coarser than the gold)."""
-    found = parse(answer, now=now, tz=tz)
+                      tz: tzinfo = UTC, stated: Interval | None = None) -> bool:
+    """The first time expression of ``answer`` (or ``stated``, the time it says it names) is
+    at least as fine as ``gold`` and starts in the gold's year, month or day ("7 May 2023
+    (yesterday, ...)" answers "May 2023"; "2023" does not: it is coarser than the gold)."""
+    found = [stated] if stated is not None else [f.interval for f in parse(answer, now=now,
+                                                                            tz=tz)]
     if not found or gold.granularity is None or gold.start is None:
         return False
-    first = found[0].interval
+    first = found[0]
     if first.start is None or first.granularity is None \
             or _FINENESS[first.granularity] < _FINENESS[gold.granularity]:
         return False
