@@ -66,6 +66,14 @@ def test_golden_question(engine: Engine, case: dict[str, Any]) -> None:
     serialized = json.dumps(got, ensure_ascii=False)
     for doc_id in case.get("absent", []):
         assert doc_id not in serialized
+    # A record outside the asked period is no answer, but the question's time does not hide
+    # it: when it is shown at all, it ranks below and says why.
+    counted = set(cited[: len(case.get("counted", []))])
+    for doc_id in case.get("outside", []):
+        assert doc_id not in counted, cited
+        for item in got["evidence"]:
+            if item["doc_id"] == doc_id:
+                assert "violates_time" in item["flags"], item
 
 
 def test_denied_record_appears_in_no_output_field(
@@ -91,13 +99,17 @@ def test_without_user_no_subject_record_is_retrieved(engine: Engine) -> None:
     assert any(h.chunk.doc_id == "dad-lunch-1117" for h in admin.hits)
 
 
-def test_event_time_filters_before_ranking(engine: Engine) -> None:
+def test_event_time_ranks_instead_of_filtering(engine: Engine) -> None:
     ranked = engine.retrieve(engine.query("上周二我几点吃的午饭？", now=NOW, user="dad"))
-    # Records of other days never enter; a question naming only "我" also admits public
-    # documents (no event time, so no window removes them), which rank below.
-    days = {RECORDS[h.chunk.doc_id]["occurred_at"][:10] for h in ranked.hits
-            if RECORDS[h.chunk.doc_id].get("subject")}
-    assert days == {"2026-11-17"}
+    # The asked day's records come first; records of other days stay reachable below, each
+    # flagged violates_time (a record may be written the day after its event). A question
+    # naming only "我" also admits public documents.
+    records = [h for h in ranked.hits if RECORDS[h.chunk.doc_id].get("subject")]
+    day = {h.chunk.doc_id: RECORDS[h.chunk.doc_id]["occurred_at"][:10] for h in records}
+    assert day[ranked.hits[0].chunk.doc_id] == "2026-11-17"
+    others = [h for h in records if day[h.chunk.doc_id] != "2026-11-17"]
+    assert others and all("violates_time" in h.flags for h in others), [
+        (h.chunk.doc_id, h.flags) for h in others]
     assert RECORDS[ranked.hits[0].chunk.doc_id].get("subject") == "dad"
     assert all(RECORDS[h.chunk.doc_id].get("subject") in (None, "dad") for h in ranked.hits)
 

@@ -103,7 +103,7 @@ def answer_records(query: Query, items: Sequence[Evidence], *, general: Decision
     best = max(relevant, key=lambda e: (mentions(e, terms), relevance(e)))
     doc = documents.get(best.doc_id)
     granularity = doc.occurred_at.granularity if doc and doc.occurred_at else None
-    if query.understanding.intent is Intent.TIME and not when.asks_clock(query.text):
+    if query.understanding.intent is Intent.TIME and not _asks_time_of_day(query):
         return _when(query, best, relevant, terms, general=general, tz=tz)
     if query.understanding.intent is Intent.TIME:
         text, flags = _time(query, best, tz=tz, granularity=granularity)
@@ -112,6 +112,15 @@ def answer_records(query: Query, items: Sequence[Evidence], *, general: Decision
         flags = check.check_content(text, best)
     flags += check.check_window([best], event_window(query.constraint))
     return _validated(text, flags, [best], general)
+
+
+def _asks_time_of_day(query: Query) -> bool:
+    """"what time" / 几点, or "when" of a question that already names its day ("When did
+    Amy have her piano lesson two days ago?"): the day is known, the time of day is asked."""
+    window = query.constraint.interval
+    one_day = (window is not None and window.start is not None and window.end is not None
+               and (window.end - window.start).total_seconds() <= 86400)
+    return when.asks_clock(query.text) or one_day
 
 
 def _when(query: Query, best: Evidence, relevant: Sequence[Evidence],
