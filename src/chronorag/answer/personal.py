@@ -117,10 +117,14 @@ def answer_records(query: Query, items: Sequence[Evidence], *, general: Decision
 def _asks_time_of_day(query: Query) -> bool:
     """"what time" / 几点, or "when" of a question that already names its day ("When did
     Amy have her piano lesson two days ago?"): the day is known, the time of day is asked."""
+    return when.asks_clock(query.text) or _within_a_day(query)
+
+
+def _within_a_day(query: Query) -> bool:
+    """Whether the question's own time is one day or less."""
     window = query.constraint.interval
-    one_day = (window is not None and window.start is not None and window.end is not None
-               and (window.end - window.start).total_seconds() <= 86400)
-    return when.asks_clock(query.text) or one_day
+    return (window is not None and window.start is not None and window.end is not None
+            and (window.end - window.start).total_seconds() <= 86400)
 
 
 def _when(query: Query, best: Evidence, relevant: Sequence[Evidence],
@@ -154,10 +158,7 @@ def _time(query: Query, best: Evidence, *, tz: tzinfo,
     times = check.clock_times(best, tz=tz, granularity=granularity)
     if not times:
         return "", [check.NO_TIME]
-    window = query.constraint.interval
-    one_day = (window is not None and window.start is not None and window.end is not None
-               and (window.end - window.start).total_seconds() <= 86400)
-    text = check.format_time(times[0], with_date=not one_day)
+    text = check.format_time(times[0], with_date=not _within_a_day(query))
     return text, check.check_time(text, best, tz=tz, granularity=granularity)
 
 

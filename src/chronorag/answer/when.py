@@ -21,7 +21,7 @@ from datetime import datetime, timedelta, tzinfo
 from typing import Any
 
 from chronorag.lang import has_han
-from chronorag.model import Evidence, Granularity, Interval, Mention
+from chronorag.model import Evidence, Granularity, Interval
 
 _CLOCK_QUESTION = re.compile(
     r"\bwhat\s+time\b|\bat\s+what\s+hour\b|几点|几时几分|什么时刻|几点钟", re.IGNORECASE)
@@ -77,9 +77,7 @@ def answer_time(item: Evidence, *, tz: tzinfo) -> AnswerTime | None:
                           stated.text, stated.anchor)
     if item.occurred_at is None:
         return None
-    start = datetime.fromisoformat(item.occurred_at).astimezone(tz)
-    day = start.replace(hour=0, minute=0, second=0, microsecond=0)
-    return AnswerTime(Interval(day, day + timedelta(days=1), Granularity.DAY), "metadata",
+    return AnswerTime(day_of(datetime.fromisoformat(item.occurred_at), tz), "metadata",
                       item.doc_id, item.chunk_id)
 
 
@@ -102,7 +100,7 @@ def format_answer(time: AnswerTime, *, question: str, tz: tzinfo,
     verb = "written"
     if published_at is None or not _same_moment(published_at, time.anchor):
         verb = {"message": "said", "record": "recorded"}.get(source_type or "", "written")
-    anchor = format_interval(_day_of(time.anchor, tz), tz=tz, zh=zh)
+    anchor = format_interval(day_of(time.anchor, tz), tz=tz, zh=zh)
     if zh:
         return f"{when}（“{time.phrase}”，{_ZH_VERBS[verb]}{anchor}）"
     return f'{when} ("{time.phrase}", {verb} on {anchor})'
@@ -128,7 +126,8 @@ def format_interval(interval: Interval, *, tz: tzinfo, zh: bool) -> str:
     return f"{start.date().isoformat()} – {last.isoformat()}"
 
 
-def _day_of(moment: datetime, tz: tzinfo) -> Interval:
+def day_of(moment: datetime, tz: tzinfo) -> Interval:
+    """The calendar day of ``moment`` in ``tz``, as a day interval."""
     day = moment.astimezone(tz).replace(hour=0, minute=0, second=0, microsecond=0)
     return Interval(day, day + timedelta(days=1), Granularity.DAY)
 
@@ -136,12 +135,3 @@ def _day_of(moment: datetime, tz: tzinfo) -> Interval:
 def _same_moment(iso: str, moment: datetime) -> bool:
     return datetime.fromisoformat(iso) == moment
 
-
-def contradicted(claimed: Interval, item: Evidence) -> Mention | None:
-    """The phrase of ``item``'s own text that a claimed event time contradicts: the item
-    states times, and ``claimed`` overlaps none of them. ``None`` when it states none or
-    one agrees."""
-    own = [m for m in item.times if m.interval.granularity in _DAY_OR_COARSER]
-    if not own or any(m.interval.overlaps(claimed) for m in own):
-        return None
-    return own[0]

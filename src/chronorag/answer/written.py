@@ -29,7 +29,7 @@ from datetime import datetime, timedelta, tzinfo
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 
-from chronorag.answer import check
+from chronorag.answer import check, when
 from chronorag.model import Evidence, Granularity, Interval
 from chronorag.timex import parse
 from chronorag.timex.numerals import CN_NUM_CHARS, EN_NUMBER, cn_digits, cn_number, en_number
@@ -147,8 +147,7 @@ def _contradicted(text: str, *, cited: Sequence[Evidence], tz: tzinfo) -> list[P
         anchor = _start(item).astimezone(tz)
         said = [f.interval for f in parse(text, now=anchor, tz=tz)
                 if f.interval.granularity not in _FINE_UNITS]
-        midnight = anchor.replace(hour=0, minute=0, second=0, microsecond=0)
-        day = Interval(midnight, midnight + timedelta(days=1))
+        day = when.day_of(anchor, tz)
         if (said and any(i.overlaps(day) for i in said)
                 and check.check_date(said, item)):
             problems.append(Problem(DATE, f"[{item.doc_id}] says "

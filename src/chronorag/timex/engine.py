@@ -117,19 +117,19 @@ class Scanner:
         # begins at such a place, at a fraction of the cost on long English text.
         found: list[Found] = []
         pos = 0
-        match = self.regex.match
         for candidate in starters.finditer(text):
-            start = candidate.start()
-            if start < pos:
+            if candidate.start() < pos:
                 continue
-            m = match(text, start)
-            if m is None:
-                continue
-            hit = self._resolve(text, start, (m.lastindex or 1) - 1, ctx)
+            hit = self._at(text, candidate.start(), ctx)
             if hit is not None:
                 found.append(hit)
                 pos = hit.end
         return found
+
+    def _at(self, text: str, start: int, ctx: Context) -> Found | None:
+        """The expression beginning exactly at ``start``, if a rule reads one there."""
+        m = self.regex.match(text, start)
+        return None if m is None else self._resolve(text, start, (m.lastindex or 1) - 1, ctx)
 
     def _scan_anchored(self, text: str, ctx: Context, starters: re.Pattern[str],
                        digits: re.Pattern[str]) -> list[Found]:
@@ -137,17 +137,13 @@ class Scanner:
         # (and the number itself) that no earlier number has already tried.
         found: list[Found] = []
         pos = tried = 0
-        match, reach = self.regex.match, self.reach
+        reach = self.reach
         for number in digits.finditer(text):
             at = number.start()
             if at < pos:
                 continue
             for candidate in starters.finditer(text, max(pos, tried, at - reach), at + 1):
-                start = candidate.start()
-                m = match(text, start)
-                if m is None:
-                    continue
-                hit = self._resolve(text, start, (m.lastindex or 1) - 1, ctx)
+                hit = self._at(text, candidate.start(), ctx)
                 if hit is not None:
                     found.append(hit)
                     pos = hit.end
