@@ -120,3 +120,12 @@ def test_a_word_start_scan_does_not_read_inside_a_word() -> None:
     text = "his upcoming fall 2011 campaign"
     ctx = context(SAID, UTC)
     assert [text[f.start:f.end] for f in find(text, ctx, word_starts=True)] == ["fall 2011"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(text=st.text(max_size=200))
+def test_relative_phrases_never_raise_and_are_spans_of_the_text(text: str) -> None:
+    from chronorag.timex import relative_phrases
+
+    for phrase in relative_phrases(text):
+        assert phrase and phrase in text
