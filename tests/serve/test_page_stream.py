@@ -144,7 +144,7 @@ def test_stop_and_asking_again_abort_the_stream(browser: Any, fast_served: Serve
     with with_model(fast_served, replies) as (served, llm), asking(browser, served) as tab:
         live = tab.get_by_test_id("writing-text")
         start(tab)
-        expect(live).to_contain_text("You have")
+        expect(live).to_contain_text("You have", timeout=30_000)  # a new server: retrieval first
         tab.get_by_test_id("stop-button").click()
         expect(tab.locator("#view-ask")).to_have_attribute("data-state", "done")
         expect(tab.get_by_test_id("writing")).to_be_hidden()
@@ -152,7 +152,7 @@ def test_stop_and_asking_again_abort_the_stream(browser: Any, fast_served: Serve
         expect(tab.get_by_test_id("answer")).to_have_text("45 days")
 
         start(tab)
-        expect(live).to_contain_text("Items may")
+        expect(live).to_contain_text("Items may", timeout=30_000)
         tab.evaluate("window.__seen = []")
         start(tab, as_of="2026-11-26T10:00")  # asked again mid-writing: the last one shows
         expect(tab.locator("#view-ask[data-state=done]")).to_have_count(1, timeout=30_000)

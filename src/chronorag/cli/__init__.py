@@ -26,7 +26,14 @@ DEBUG_ENV = "CHRONORAG_DEBUG"
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        return _dispatch(args)
+        code = _dispatch(args)
+        sys.stdout.flush()  # here, so a reader that left (``| head``) is seen below
+        return code
+    except BrokenPipeError:
+        # The reader closed the pipe: nothing more to say to anyone. Python would flush
+        # stdout again at exit and report the same error; point it at /dev/null first.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
     except ValidationError as exc:
         for error in exc.errors[:MAX_SHOWN_PROBLEMS]:
             print(error, file=sys.stderr)
@@ -108,13 +115,17 @@ def _dispatch(args: argparse.Namespace) -> int:
                   else render.people_report(directory))
             return 0
         warming = engine.warm_up()  # models load while the question is understood
-        answer = engine.ask(args.question, now=args.now or system_now(), as_of=args.as_of,
-                            user=args.user, k=args.k, admin=args.admin)
-        if args.json:
-            print(json.dumps(answer.to_json(), ensure_ascii=False, indent=2))
-        else:
-            render.print_answer(answer, file=sys.stdout)
-        # An answer found without the models (an empty store) must not leave the process
-        # exiting while onnxruntime still builds a session: that aborts it (SIGABRT).
-        warming.join()
+        try:
+            answer = engine.ask(args.question, now=args.now or system_now(),
+                                as_of=args.as_of, user=args.user, k=args.k, admin=args.admin)
+            if args.json:
+                print(json.dumps(answer.to_json(), ensure_ascii=False, indent=2))
+            else:
+                render.print_answer(answer, file=sys.stdout)
+            sys.stdout.flush()
+        finally:
+            # An answer found without the models (an empty store), or a reader gone before
+            # it was printed, must not leave the process exiting while onnxruntime still
+            # builds a session: that aborts it (SIGABRT).
+            warming.join()
         return 0

@@ -16,6 +16,12 @@ def _iso(value: str) -> datetime:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
+def _question(value: str) -> str:
+    if not value.strip():
+        raise argparse.ArgumentTypeError("the question is empty; ask it in words")
+    return value
+
+
 def _tz_option(p: argparse.ArgumentParser) -> None:
     p.add_argument("--tz", default=None, help="IANA time zone for naive times "
                    "(default: $CHRONORAG_TZ, else UTC)")
@@ -89,7 +95,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
 
     p = sub.add_parser("ask", help="answer a question with evidence")
-    p.add_argument("question")
+    p.add_argument("question", type=_question)
     _store_options(p)
     _question_times(p)
     p.add_argument("--user", default=None, help="who asks: sees public documents, their own "
@@ -136,7 +142,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
 
     p = sub.add_parser("context", help="context pack of a semantic layer for text-to-SQL")
-    p.add_argument("question")
+    p.add_argument("question", type=_question)
     _store_options(p)
     _question_times(p)
     p.add_argument("--budget", type=int, default=None, help="token budget (words + CJK chars)")
