@@ -122,7 +122,6 @@ def _dispatch(args: argparse.Namespace) -> int:
                 print(json.dumps(answer.to_json(), ensure_ascii=False, indent=2))
             else:
                 render.print_answer(answer, file=sys.stdout)
-            sys.stdout.flush()
         finally:
             # An answer found without the models (an empty store), or a reader gone before
             # it was printed, must not leave the process exiting while onnxruntime still
