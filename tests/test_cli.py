@@ -80,6 +80,7 @@ EVIDENCE_TYPES: dict[str, type | tuple[type, ...]] = {
     "valid_from": (str, type(None)), "valid_to": (str, type(None)),
     "occurred_at": (str, type(None)), "applicable": bool, "flags": list,
     "score": (int, float), "scores": dict,
+    "superseded_by": list, "valid_until": (str, type(None)),
 }
 TOP_KEYS = {"question", "now", "as_of", "understanding", "status", "answer", "evidence",
             "upcoming", "flags"}
@@ -395,6 +396,10 @@ def test_ask_json_has_the_contract_shape(ask_db: Path,
     old = next(e for e in payload["evidence"] if e["doc_id"] == "returns-2024")
     assert old["applicable"] is False
     assert "superseded" in old["flags"]
+    # Who displaced it, and since when: the new version's start ends the old one.
+    assert old["superseded_by"] == ["returns-2026"]
+    assert old["valid_until"] is not None and old["valid_until"].startswith("2026-03-01")
+    assert top["superseded_by"] == [] and top["valid_until"] is None
 
 
 @pytest.mark.slow

@@ -373,6 +373,11 @@ class Hit:
     best_sentence: int | None = None
     flags: tuple[str, ...] = ()
     applicable: bool = True
+    # Set by validity: the successors in force at ``as_of`` that displace the hit's
+    # document, and when the document stops applying whatever ``as_of`` (``valid_to`` or
+    # its first successor's start; None: open).
+    superseded_by: tuple[str, ...] = ()
+    valid_until: datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -402,6 +407,10 @@ class Evidence:
     # The times the chunk's own text states (not its document's date fields), those of
     # the best sentence first: what a date answer is read from, with phrase and anchor.
     times: tuple[Mention, ...] = ()
+    # Who displaces the document at ``as_of`` (the ``superseded`` flag's reason), and when
+    # it stops applying: ISO time of ``valid_to`` or of its first successor's start.
+    superseded_by: tuple[str, ...] = ()
+    valid_until: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -414,6 +423,7 @@ class Evidence:
             "scores": {k: round(v, 6) for k, v in self.scores.items()},
             "owner": self.owner, "published_at": self.published_at,
             "sentence": self.sentence, "times": [m.to_json() for m in self.times],
+            "superseded_by": list(self.superseded_by), "valid_until": self.valid_until,
         }
 
 

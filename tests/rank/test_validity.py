@@ -113,6 +113,9 @@ def test_golden(name: str, docs: list[Document], checks: list[dict[str, Any]]) -
         for doc_id, raw in check["expect"].items():
             got = index.judge(doc_id, as_of=as_of)
             assert got == expected(raw), f"{name} @ {check['as_of']}: {doc_id}"
+            if "until" in raw:
+                until = None if raw["until"] is None else instant(str(raw["until"]))
+                assert index.until(doc_id) == until, f"{name}: {doc_id} until"
 
 
 def test_typo_fix_changes_nothing() -> None:

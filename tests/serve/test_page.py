@@ -118,17 +118,20 @@ def test_ask_shows_answer_evidence_validity_and_timeline(page, served, artifacts
 
     timeline = page.get_by_test_id("timeline")
     expect(timeline).to_be_visible()
-    rows = page.locator('[data-testid="evidence-card"], [data-testid="upcoming-card"]').count()
-    expect(timeline.locator(".tl-row")).to_have_count(rows)
+    cards = page.locator('[data-testid="evidence-card"], [data-testid="upcoming-card"]')
+    documents = {cards.nth(i).get_attribute("data-doc-id") for i in range(cards.count())}
+    expect(timeline.locator(".tl-row")).to_have_count(len(documents))  # one row a document
     assert timeline.locator(".tl-bar").count() >= 1
     as_of_line = timeline.get_by_test_id("asof-line")
     expect(as_of_line).to_have_attribute("data-time", re.compile(r"^2026-11-25T10:00"))
     old = timeline_row(page, "returns-2024", "evidence")
     new = timeline_row(page, "returns-2026", "upcoming")
-    expect(old.locator('.tl-bar[data-open-end="true"]').first).to_be_visible()
+    # The 2024 policy ends where its successor starts (2026-12-01), not "to this day".
+    expect(old.locator('.tl-bar[data-open-end="false"]').first).to_be_visible()
     # Drawn to scale: 2024-01-01 < as of 2026-11-25 < 2026-12-01.
     line = center_x(as_of_line)
-    assert center_x(old.locator(".tl-edge")) < line < center_x(new.locator(".tl-edge"))
+    assert center_x(old.locator(".tl-edge").first) < line < center_x(new.locator(".tl-edge"))
+    assert abs(center_x(old.locator(".tl-edge").last) - center_x(new.locator(".tl-edge"))) < 1.5
 
     shoot(page, artifacts, "ask-now.png")
     page.screenshot(path=str(artifacts / "page.png"))  # 1280x800, for the README
@@ -250,6 +253,76 @@ def test_server_text_is_shown_as_text_never_as_markup(page, served):
     expect(page.locator('[data-testid="evidence-card"] mark')).to_have_text(evil)
     assert page.locator("main img, main b, svg img").count() == 0
     assert page.evaluate("window.__pwned") is None
+
+
+def _item(doc_id: str, chunk: int, **fields: Any) -> dict[str, Any]:
+    item: dict[str, Any] = {
+        "doc_id": doc_id, "chunk_id": f"{doc_id}#{chunk}", "title": doc_id,
+        "text": f"text {chunk} of {doc_id}", "start": 0, "end": 10, "source_type": "policy",
+        "status": "approved", "valid_from": None, "valid_to": None, "occurred_at": None,
+        "applicable": True, "flags": [], "score": 0.5, "scores": {}, "owner": None,
+        "published_at": None, "sentence": None, "superseded_by": [], "valid_until": None}
+    return {**item, **fields}
+
+
+def _crafted(evidence: list[dict[str, Any]], upcoming: list[dict[str, Any]], *,
+             now: str, as_of: str) -> dict[str, Any]:
+    return {"question": "q", "now": now, "as_of": as_of,
+            "understanding": {"content": "q", "intent": "content",
+                              "constraint": {"relation": "none", "order": None,
+                                             "start": None, "end": None},
+                              "time_expressions": [], "entities": []},
+            "status": "answered", "answer": "a", "evidence": evidence, "upcoming": upcoming,
+            "flags": []}
+
+
+def test_timeline_ends_a_replaced_version_and_names_later_versions(page, served):
+    """One row a document; a superseded version's bar ends where its successor starts; a
+    version after the asked time that now has already reached is a later version."""
+    open_page(page, served, served.user_key)
+    v1 = "2024-01-01T00:00:00+08:00"
+    v2, v3 = "2025-01-01T00:00:00+08:00", "2026-01-01T00:00:00+08:00"
+    evidence = [
+        _item("terms-2024", 0, valid_from=v1, valid_until=v2),
+        _item("terms-2024", 3, valid_from=v1, valid_until=v2),
+        _item("terms-2023", 0, valid_from="2023-01-01T00:00:00+08:00", valid_until=v1,
+              applicable=False, flags=["superseded"], superseded_by=["terms-2024"]),
+        _item("terms-2025", 0, valid_from=v2, valid_until=v3, applicable=False,
+              flags=["not_yet_valid"]),
+    ]
+    upcoming = [_item("terms-2025", 0, valid_from=v2, valid_until=v3, applicable=False,
+                      flags=["not_yet_valid"]),
+                _item("terms-2027", 0, valid_from="2027-01-01T00:00:00+08:00",
+                      applicable=False, flags=["not_yet_valid"])]
+    crafted = _crafted(evidence, upcoming, now="2026-11-25T10:00:00+08:00",
+                       as_of="2024-06-01T00:00:00+08:00")
+    page.route("**/v1/ask/stream", lambda route: route.fulfill(
+        status=200, content_type="application/json", body=json.dumps(crafted)))
+    ask(page, "anything")
+    timeline = page.get_by_test_id("timeline")
+    expect(timeline.locator(".tl-row")).to_have_count(4)
+    expect(timeline.locator('.tl-row[data-doc-id="terms-2024"]')).to_have_count(1)
+    # The replaced version is not drawn as valid to this day: its bar ends at 2024-01-01,
+    # where the bar of its successor starts.
+    old = timeline_row(page, "terms-2023", "evidence")
+    expect(old.locator('.tl-bar[data-open-end="false"]').first).to_be_visible()
+    new = timeline_row(page, "terms-2024", "evidence")
+    old_end = old.locator(".tl-edge").last.bounding_box()
+    new_start = new.locator(".tl-edge").first.bounding_box()
+    assert old_end is not None and new_start is not None
+    assert abs(old_end["x"] - new_start["x"]) < 1.5
+    # terms-2025 starts after as_of but before now: a later version, drawn once.
+    expect(timeline_row(page, "terms-2025", "later")).to_have_count(1)
+    expect(timeline_row(page, "terms-2025", "evidence")).to_have_count(0)
+    expect(timeline_row(page, "terms-2027", "upcoming")).to_have_count(1)
+    expect(timeline.locator(".tl-group")).to_have_text(["evidence", "later versions",
+                                                        "upcoming"])
+    later = card(page, "terms-2025", "upcoming-card")
+    expect(later.get_by_test_id("validity")).to_have_text("later version")
+    expect(card(page, "terms-2027", "upcoming-card").get_by_test_id("validity")
+           ).to_have_text("upcoming")
+    expect(card(page, "terms-2023").locator(".dates")).to_contain_text(
+        "replaced by terms-2024 from")
 
 
 def test_a_rejected_key_is_explained(page, served):

@@ -52,6 +52,8 @@ def to_evidence(hit: Hit, document: Document | None, *, question: str = "",
         published_at=_start(doc.published_at) if doc else None,
         sentence=best_sentence(question, chunk, hit.best_sentence),
         times=stated_times(chunk, hit.best_sentence),
+        superseded_by=hit.superseded_by,
+        valid_until=None if hit.valid_until is None else hit.valid_until.isoformat(),
     )
 
 

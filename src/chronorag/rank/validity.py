@@ -159,6 +159,25 @@ class ValidityIndex:
         entry = self._entries.get(doc_id)
         return None if entry is None else entry.published
 
+    def until(self, doc_id: str) -> datetime | None:
+        """When ``doc_id`` stops applying as far as the store knows, whatever ``as_of``: its
+        own ``valid_to`` or the start of its earliest dated successor, whichever comes
+        first (None: open, or only undated successors). KeyError if unknown.
+
+        A copy ends with its origins: the earliest end over its ``derived_from`` ancestors
+        counts too.
+        """
+        ends = [self._own_end(doc_id)]
+        ends.extend(self._own_end(ancestor) for ancestor in self._ancestors(doc_id))
+        known = [end for end in ends if end is not None]
+        return min(known) if known else None
+
+    def _own_end(self, doc_id: str) -> datetime | None:
+        entry = self._entries[doc_id]
+        starts = [self._entries[succ].supersede_from for succ in self._successors.get(doc_id, ())]
+        ends = [moment for moment in (entry.end, *starts) if moment is not None]
+        return min(ends) if ends else None
+
     def judge(self, doc_id: str, *, as_of: datetime) -> Validity:
         """Applicability of ``doc_id`` at ``as_of`` with the reasons; KeyError if unknown."""
         _check_aware(as_of)
@@ -256,7 +275,8 @@ def apply_validity(
             verdicts[doc_id] = index.judge(doc_id, as_of=as_of)
         verdict = verdicts[doc_id]
         flags = tuple(dict.fromkeys((*hit.flags, *verdict.flags)))
-        new = replace(hit, applicable=hit.applicable and verdict.applicable, flags=flags)
+        new = replace(hit, applicable=hit.applicable and verdict.applicable, flags=flags,
+                      superseded_by=verdict.superseded_by, valid_until=index.until(doc_id))
         marked.append((new, hit.applicable and verdict.upcoming))
     good = [hit for hit, _ in marked if hit.applicable]
     bad = [hit for hit, _ in marked if not hit.applicable]

@@ -1,7 +1,7 @@
 // The chronorag page: ask a question, see why an answer was chosen; upload documents.
 // Every piece of server text goes through textContent (never innerHTML): it is user content.
 
-import { drawTimeline, formatTime, validZone } from "./timeline.js";
+import { drawTimeline, formatTime, parseTime, validZone } from "./timeline.js";
 
 const KEY_STORAGE = "chronorag.key";
 const $ = (id) => document.getElementById(id);
@@ -390,18 +390,38 @@ function renderResult(r, tz) {
   $("evidence").replaceChildren(...evidence.map((item, i) => card(item, i, "evidence", tz)));
   $("evidence").append(...(evidence.length ? [] : [h("li", { class: "empty" }, "No evidence was found.")]));
   $("evidence-count").textContent = `(${evidence.length})`;
-  $("upcoming").replaceChildren(...upcoming.map((item, i) => card(item, i, "upcoming", tz)));
+  $("upcoming").replaceChildren(...upcoming.map((item, i) => card(item, i, laterGroup(item, r.now), tz)));
   $("upcoming-count").textContent = `(${upcoming.length})`;
   $("upcoming-section").hidden = upcoming.length === 0;
 
-  const rows = [
-    ...evidence.map((item, i) => ({ item, group: "evidence", id: `evidence-${i}` })),
-    ...upcoming.map((item, i) => ({ item, group: "upcoming", id: `upcoming-${i}` })),
-  ];
+  const rows = timelineRows(evidence, upcoming, r.now);
   $("timeline-box").replaceChildren(rows.length
     ? drawTimeline({ rows, asOf: r.as_of, now: r.now, constraint: r.understanding?.constraint, tz, onSelect: focusCard })
     : h("p", { class: "hint" }, "Nothing to draw."));
   $("result").hidden = false;
+}
+
+// A version valid only after the asked time is "upcoming" while it still lies ahead of
+// now; once now has passed its start it is a "later" version (a question about the past).
+function laterGroup(item, now) {
+  const from = parseTime(item.valid_from), nowMs = parseTime(now);
+  return from !== null && nowMs !== null && from <= nowMs ? "later" : "upcoming";
+}
+
+// One timeline row per document: several chunks of one document share its validity, and
+// a version listed under upcoming is drawn there, not again among the evidence.
+function timelineRows(evidence, upcoming, now) {
+  const ahead = new Set(upcoming.map((item) => item.doc_id));
+  const seen = new Set();
+  const rows = [];
+  const add = (item, group, id) => {
+    if (seen.has(item.doc_id)) return;
+    seen.add(item.doc_id);
+    rows.push({ item, group, id });
+  };
+  evidence.forEach((item, i) => { if (!ahead.has(item.doc_id)) add(item, "evidence", `evidence-${i}`); });
+  upcoming.forEach((item, i) => add(item, laterGroup(item, now), `upcoming-${i}`));
+  return rows;
 }
 
 function renderUnderstanding(u, tz) {
@@ -442,21 +462,25 @@ function highlighted(text, sentence) {
 
 function card(item, index, group, tz) {
   const flags = item.flags || [];
-  const applicable = group === "upcoming"
-    ? h("span", { class: "badge upcoming", "data-testid": "validity" }, "upcoming")
+  const ahead = group === "upcoming" || group === "later";
+  const applicable = ahead
+    ? h("span", { class: "badge upcoming", "data-testid": "validity" },
+      group === "later" ? "later version" : "upcoming")
     : item.applicable
       ? h("span", { class: "badge ok", "data-testid": "validity" }, "applicable")
       : h("span", { class: "badge bad", "data-testid": "validity" }, "not applicable");
   const dates = [
     ["valid from", item.valid_from], ["valid to", item.valid_to],
+    [item.superseded_by?.length ? `replaced by ${item.superseded_by.join(", ")} from` : "valid until",
+      item.valid_until && item.valid_until !== item.valid_to ? item.valid_until : null],
     ["occurred", item.occurred_at], ["published", item.published_at],
   ].filter(([, v]) => v);
   const scores = Object.entries(item.scores || {});
   const score = typeof item.score === "number" ? item.score.toFixed(4) : String(item.score ?? "");
   return h("li", {
-    class: `card ${group === "upcoming" ? "is-upcoming" : item.applicable ? "is-applicable" : "is-inapplicable"}`,
-    id: `${group}-${index}`,
-    "data-testid": group === "upcoming" ? "upcoming-card" : "evidence-card",
+    class: `card ${ahead ? "is-upcoming" : item.applicable ? "is-applicable" : "is-inapplicable"}`,
+    id: `${ahead ? "upcoming" : group}-${index}`,
+    "data-testid": ahead ? "upcoming-card" : "evidence-card",
     "data-doc-id": item.doc_id, "data-applicable": String(Boolean(item.applicable)),
     "data-flags": flags.join(" "),
   },

@@ -122,27 +122,35 @@ function defs() {
     fade("tl-fade-right", 1, 0), mask("tl-fade-right"));
 }
 
+const GROUP_NAMES = { evidence: "evidence", upcoming: "upcoming", later: "later versions" };
+
+// The end of an item's validity: valid_until (its valid_to or its successor's start,
+// whichever comes first) when the server gives it, else valid_to.
+function endOf(item) {
+  return parseTime(item.valid_until) ?? parseTime(item.valid_to);
+}
+
 function kindOf(item, group) {
-  if (group === "upcoming") return "upcoming";
+  if (group === "upcoming" || group === "later") return "upcoming";
   return item.applicable ? "applicable" : "inapplicable";
 }
 
 /**
- * Draw rows = [{item, group: "evidence"|"upcoming", id}] and the asked time.
+ * Draw rows = [{item, group: "evidence"|"upcoming"|"later", id}] and the asked time.
  * Returns an <svg data-testid="timeline">. onSelect(id) is called when a row is clicked.
  */
 export function drawTimeline({ rows, asOf, now, constraint, tz, onSelect }) {
   const asOfMs = parseTime(asOf), nowMs = parseTime(now);
   const c = constraint && constraint.relation && constraint.relation !== "none" ? constraint : null;
   const points = [asOfMs, nowMs, parseTime(c?.start), parseTime(c?.end)];
-  for (const { item } of rows) points.push(parseTime(item.valid_from), parseTime(item.valid_to), parseTime(item.occurred_at));
+  for (const { item } of rows) points.push(parseTime(item.valid_from), endOf(item), parseTime(item.occurred_at));
   const known = points.filter((p) => p !== null);
   let min = Math.min(...known), max = Math.max(...known);
   const span = Math.max(max - min, DAY);
   min -= span * 0.08; max += span * 0.08;
 
   const groups = new Set(rows.map((r) => r.group));
-  const headed = groups.size > 1 || groups.has("upcoming");
+  const headed = groups.size > 1 || !groups.has("evidence");
   const height = TOP + rows.length * ROW + (headed ? groups.size * 18 : 0) + BOTTOM;
   const x0 = LABEL, x1 = W - RIGHT;
   const x = (t) => x0 + ((t - min) / (max - min)) * (x1 - x0);
@@ -176,7 +184,7 @@ export function drawTimeline({ rows, asOf, now, constraint, tz, onSelect }) {
   for (const row of rows) {
     if (headed && row.group !== lastGroup) {
       const head = el("text", { x: 8, y: y + 13, class: "tl-group" });
-      head.textContent = row.group === "upcoming" ? "upcoming" : "evidence";
+      head.textContent = GROUP_NAMES[row.group] ?? row.group;
       svg.append(head, el("line", { x1: 0, x2: W, y1: y + 1, y2: y + 1, class: "tl-sep" }));
       y += 18;
       lastGroup = row.group;
@@ -217,14 +225,15 @@ function label(xPos, y, text, x0, x1, cls) {
 function drawRow({ item, group, id }, y, { x, x0, x1, tz, onSelect }) {
   const kind = kindOf(item, group);
   const cy = y + ROW / 2;
-  const from = parseTime(item.valid_from), to = parseTime(item.valid_to), at = parseTime(item.occurred_at);
+  const from = parseTime(item.valid_from), to = endOf(item), at = parseTime(item.occurred_at);
   const g = el("g", {
     class: `tl-row tl-${kind}`, "data-doc-id": item.doc_id, "data-group": group, tabindex: 0,
   });
   const when = [
-    item.valid_from || item.valid_to
-      ? `valid [${item.valid_from ? formatTime(item.valid_from, tz) : "…"}, ${item.valid_to ? formatTime(item.valid_to, tz) : "…"})`
+    item.valid_from || to !== null
+      ? `valid [${item.valid_from ? formatTime(item.valid_from, tz) : "…"}, ${to !== null ? formatTime(item.valid_until || item.valid_to, tz) : "…"})`
       : "no validity dates",
+    item.superseded_by?.length ? `replaced by ${item.superseded_by.join(", ")}` : null,
     item.occurred_at ? `occurred ${formatTime(item.occurred_at, tz)}` : null,
     (item.flags || []).length ? `flags: ${item.flags.join(", ")}` : null,
   ].filter(Boolean).join("; ");
