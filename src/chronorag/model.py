@@ -402,9 +402,12 @@ class Evidence:
     # The times the chunk's own text states (not its document's date fields), those of
     # the best sentence first: what a date answer is read from, with phrase and anchor.
     times: tuple[Mention, ...] = ()
+    # The titles of the headings around the best sentence, outermost first; None when the
+    # document was not read with headings (a .jsonl record, a text file).
+    section: tuple[str, ...] | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out = {
             "doc_id": self.doc_id, "chunk_id": self.chunk_id, "title": self.title,
             "text": self.text, "start": self.start, "end": self.end,
             "source_type": self.source_type, "status": self.status,
@@ -415,6 +418,9 @@ class Evidence:
             "owner": self.owner, "published_at": self.published_at,
             "sentence": self.sentence, "times": [m.to_json() for m in self.times],
         }
+        if self.section is not None:
+            out["section"] = list(self.section)
+        return out
 
 
 @dataclass(frozen=True)
