@@ -36,6 +36,7 @@ from chronorag.store.sqlite import SQLiteStore
 
 PYPROJECT = tomllib.loads((Path(__file__).parents[1] / "pyproject.toml").read_text("utf-8"))
 DEPENDENCIES = PYPROJECT["project"]["dependencies"]
+EXTRAS = PYPROJECT["project"]["optional-dependencies"]
 NOW = datetime(2026, 6, 15, 12, 0, tzinfo=UTC)
 
 
@@ -58,7 +59,11 @@ def assert_one_line(error: MissingDependencyError, dist: str, *, broken: bool) -
 
 def test_package_table_matches_pyproject_pins() -> None:
     for package in deps.PACKAGES.values():
-        assert package.requirement == pinned(package.name)
+        if package.extra is None:
+            assert package.requirement == pinned(package.name)
+        else:
+            assert package.requirement in EXTRAS[package.extra]
+            assert package.requirement in EXTRAS["dev"]
 
 
 def _tmp_model_dir(tmp_path: Path, *, model: bytes = b"", tokenizer: str = "{}") -> Path:

@@ -26,6 +26,8 @@ class Package:
 
     requirement: str  # as pinned in pyproject.toml (tests/test_model_imports.py checks it)
     used_for: str
+    # The chronorag extra that installs it, for a package outside the core dependencies.
+    extra: str | None = None
 
     @property
     def name(self) -> str:
@@ -44,6 +46,10 @@ PACKAGES: dict[str, Package] = {
     "pypinyin": Package("pypinyin==0.55.0", "pinyin keyword matching of Chinese names"),
     "bm25s": Package("bm25s==0.3.16", "keyword (BM25) search"),
     "sentencex": Package("sentencex==1.0.32", "sentence splitting"),
+    "markdown_it": Package("markdown-it-py>=3", "reading Markdown files"),
+    "selectolax": Package("selectolax==1.0.2", "reading HTML files", extra="html"),
+    "pypdf": Package("pypdf==7.1.0", "reading PDF files", extra="pdf"),
+    "docx": Package("python-docx==1.2.0", "reading DOCX files", extra="docx"),
 }
 """Top-level module name -> its distribution. Keys are what ``import`` names."""
 
@@ -87,8 +93,14 @@ def guard(module: str) -> Iterator[None]:
 def missing(module: str) -> MissingDependencyError:
     """The error for a package that is not installed."""
     dist = package(module)
-    return MissingDependencyError(dist.name, command=f"pip install '{dist.requirement}'",
-                                  needed_for=dist.used_for)
+    return MissingDependencyError(dist.name, command=_install(dist), needed_for=dist.used_for)
+
+
+def _install(dist: Package, *, force: bool = False) -> str:
+    """The pip command that installs ``dist``: through its chronorag extra when it has one
+    (the extra carries the pin)."""
+    what = f"chronorag[{dist.extra}]" if dist.extra else dist.requirement
+    return f"pip install {'--force-reinstall ' if force else ''}'{what}'"
 
 
 def broken(module: str, cause: BaseException | str) -> MissingDependencyError:
@@ -96,5 +108,5 @@ def broken(module: str, cause: BaseException | str) -> MissingDependencyError:
     dist = package(module)
     reason = cause if isinstance(cause, str) else f"{type(cause).__name__}: {cause}"
     return MissingDependencyError(
-        dist.name, command=f"pip install --force-reinstall '{dist.requirement}'",
+        dist.name, command=_install(dist, force=True),
         needed_for=dist.used_for, reason=reason)

@@ -411,9 +411,12 @@ class Evidence:
     # it stops applying: ISO time of ``valid_to`` or of its first successor's start.
     superseded_by: tuple[str, ...] = ()
     valid_until: str | None = None
+    # The titles of the headings around the best sentence, outermost first; None when the
+    # document was not read with headings (a .jsonl record, a text file).
+    section: tuple[str, ...] | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out = {
             "doc_id": self.doc_id, "chunk_id": self.chunk_id, "title": self.title,
             "text": self.text, "start": self.start, "end": self.end,
             "source_type": self.source_type, "status": self.status,
@@ -425,6 +428,9 @@ class Evidence:
             "sentence": self.sentence, "times": [m.to_json() for m in self.times],
             "superseded_by": list(self.superseded_by), "valid_until": self.valid_until,
         }
+        if self.section is not None:
+            out["section"] = list(self.section)
+        return out
 
 
 @dataclass(frozen=True)

@@ -144,7 +144,8 @@ def test_path_that_does_not_exist_and_unsupported_suffix(tmp_path: Path) -> None
     missing = tmp_path / "nope.jsonl"
     assert _errors(missing, other) == [
         f"{missing}:0: path: does not exist",
-        f"{other}:0: path: unsupported file type '.csv'; use .jsonl, .md, .txt"]
+        f"{other}:0: path: unsupported file type '.csv'; use .jsonl, .md, .markdown, "
+        ".txt, .html, .htm, .pdf, .docx"]
 
 
 def test_empty_file(tmp_path: Path) -> None:
@@ -155,7 +156,8 @@ def test_empty_file(tmp_path: Path) -> None:
 def test_folder_without_documents(tmp_path: Path) -> None:
     _write(tmp_path, "x/readme.rst", "nothing")
     assert _errors(tmp_path / "x") == [
-        f"{tmp_path / 'x'}:0: path: holds no .jsonl, .md or .txt files"]
+        f"{tmp_path / 'x'}:0: path: holds no .jsonl, .md, .markdown, .txt, .html, .htm, .pdf "
+        "or .docx files"]
 
 
 def test_invalid_front_matter_reports_its_line(tmp_path: Path) -> None:
@@ -217,5 +219,6 @@ def test_problems_keep_the_field_order_with_the_date_range_after_every_date(
 def test_unknown_fields_are_metadata_over_an_explicit_metadata_object(tmp_path: Path) -> None:
     path = _write(tmp_path, "a.md", "---\nmetadata: {a: 1, b: 2}\nb: 3\nc: null\n---\nbody\n")
     [source] = load_paths([path])
-    assert dict(source.documents[0].metadata) == {"a": 1, "b": 3}
-    assert list(source.documents[0].metadata) == ["a", "b"]
+    # "_layout" is what the Markdown reader found, added after the user's fields.
+    assert list(source.documents[0].metadata) == ["a", "b", "_layout"]
+    assert {k: source.documents[0].metadata[k] for k in "ab"} == {"a": 1, "b": 3}

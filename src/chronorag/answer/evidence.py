@@ -8,7 +8,9 @@ text; nothing downstream sees a bare string.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
+from chronorag.ingest.formats import LAYOUT_KEY, section_path
 from chronorag.lang import HAN_RE, has_han
 from chronorag.model import Chunk, Document, Evidence, Hit, Interval, Mention
 from chronorag.rank.authority import AuthorityPrior
@@ -36,6 +38,7 @@ def to_evidence(hit: Hit, document: Document | None, *, question: str = "",
     scores.setdefault("temporal", 1.0)
     source_type = doc.source_type if doc else None
     flags = hit.flags
+    sentence = best_sentence(question, chunk, hit.best_sentence)
     if not (authority or AuthorityPrior()).decisive(source_type):
         flags = (*flags, NON_DECISIVE) if NON_DECISIVE not in flags else flags
     return Evidence(
@@ -50,11 +53,25 @@ def to_evidence(hit: Hit, document: Document | None, *, question: str = "",
         scores=scores,
         owner=doc.owner if doc else None,
         published_at=_start(doc.published_at) if doc else None,
-        sentence=best_sentence(question, chunk, hit.best_sentence),
-        times=stated_times(chunk, hit.best_sentence),
+        sentence=sentence, times=stated_times(chunk, hit.best_sentence),
+        section=section_of(doc, chunk, sentence),
         superseded_by=hit.superseded_by,
         valid_until=None if hit.valid_until is None else hit.valid_until.isoformat(),
     )
+
+
+def section_of(document: Document | None, chunk: Chunk, sentence: str
+               ) -> tuple[str, ...] | None:
+    """The section path (``chronorag.ingest.formats.section_path``) of the evidence's
+    ``sentence``, else of the chunk's start; ``None`` when the document has no headings."""
+    layout = document.metadata.get(LAYOUT_KEY) if document is not None else None
+    if not isinstance(layout, Mapping) or not layout.get("headings"):
+        return None
+    at = next((s.start for s in chunk.sentences if s.text == sentence), chunk.start)
+    try:
+        return section_path(layout, at)
+    except (KeyError, TypeError, ValueError):  # a layout this version did not write
+        return None
 
 
 def stated_times(chunk: Chunk, index: int | None = None) -> tuple[Mention, ...]:

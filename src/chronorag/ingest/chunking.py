@@ -13,10 +13,11 @@ Punctuation tokens (the " , " of pre-tokenised text) count nothing.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, tzinfo
 
+from chronorag.ingest.formats.layout import LAYOUT_KEY
 from chronorag.ingest.sentences import CJK, split_sentences
 from chronorag.model import Chunk, Document, Sentence
 from chronorag.timex import sentence_mentions
@@ -25,7 +26,7 @@ from chronorag.timex import sentence_mentions
 # any of them would come out differently for the same text (chunking rules, the sentence
 # splitter, the time parser's ingest rules): stored documents then count as changed and
 # the next ingest or ``chronorag reindex`` rebuilds them.
-CHUNKER_VERSION = "5"
+CHUNKER_VERSION = "6"
 
 __all__ = ["chunk_document", "text_size"]
 
@@ -75,7 +76,7 @@ def chunk_document(doc: Document, *, max_words: int = 200, target_words: int = 1
     if max_words <= 0 or not 0 < target_words <= max_words or max_cjk_chars <= 0:
         raise ValueError("need 0 < target_words <= max_words and max_cjk_chars > 0")
     per_word = max_cjk_chars / max_words
-    units = _units(doc.text, max_words, per_word)
+    units = _units(doc.text, max_words, per_word, blocks=_blocks(doc))
     if not units:
         return ()
     spans = [(u.start, u.end) for u in units]
@@ -93,9 +94,36 @@ def chunk_document(doc: Document, *, max_words: int = 200, target_words: int = 1
     return tuple(chunks)
 
 
-def _units(text: str, limit: int, per_word: float) -> list[_Unit]:
+def _blocks(doc: Document) -> list[tuple[int, int]] | None:
+    """The lines that stand alone in a text read from a file (a list item, a table row):
+    a sentence never runs from one into the next. ``None`` when the document has no
+    layout (or one that does not fit its text)."""
+    layout = doc.metadata.get(LAYOUT_KEY)
+    blocks = layout.get("blocks") if isinstance(layout, Mapping) else None
+    if not isinstance(blocks, list):
+        return None
+    spans, end = [], 0
+    for block in blocks:
+        if not (isinstance(block, list) and len(block) == 2
+                and all(isinstance(x, int) for x in block)
+                and end <= block[0] <= block[1] <= len(doc.text)):
+            return None
+        spans.append((block[0], block[1]))
+        end = block[1]
+    return spans
+
+
+def _sentences(text: str, blocks: list[tuple[int, int]] | None) -> list[tuple[int, int]]:
+    if blocks is None:
+        return split_sentences(text)
+    return [(start + a, start + b) for start, end in blocks
+            for a, b in split_sentences(text[start:end])]
+
+
+def _units(text: str, limit: int, per_word: float, *,
+           blocks: list[tuple[int, int]] | None = None) -> list[_Unit]:
     units: list[_Unit] = []
-    for start, end in split_sentences(text):
+    for start, end in _sentences(text, blocks):
         size = text_size(text[start:end], cjk_per_word=per_word)
         if size <= limit:
             units.append(_Unit(start, end, size))

@@ -1,7 +1,10 @@
-"""Reading input paths (.jsonl, .md, .txt, folders) into validated documents.
+"""Reading input paths (.jsonl, .md, .txt, .html, .pdf, .docx, folders) into validated
+documents.
 
 A ``.jsonl`` file holds one document a line, unless it is named ``*.chat.jsonl``: then it
-is a conversation transcript, one turn a line (``chronorag.ingest.conversation``).
+is a conversation transcript, one turn a line (``chronorag.ingest.conversation``). A
+Markdown, HTML, PDF or DOCX file is one document whose text its format reader writes
+without markup (``chronorag.ingest.formats``); its layout goes into the metadata.
 
 ``check_paths`` validates everything first, keeping only counts and ids, so a file of any
 size is checked in bounded memory; ``read_documents`` then streams a checked file's
@@ -22,6 +25,7 @@ from typing import Any
 
 from chronorag.errors import FieldError, ValidationError
 from chronorag.ingest.conversation import conversation_documents, is_conversation
+from chronorag.ingest.formats import Extracted, FormatError, Reader, reader_for
 from chronorag.ingest.frontmatter import split_front_matter
 from chronorag.ingest.validate import RawRecord, build_document
 from chronorag.model import Document
@@ -30,7 +34,9 @@ __all__ = ["SUFFIXES", "CheckedFile", "SourceFile", "check_paths", "load_paths",
 
 log = logging.getLogger(__name__)
 
-SUFFIXES = (".jsonl", ".md", ".txt")
+SUFFIXES = (".jsonl", ".md", ".markdown", ".txt", ".html", ".htm", ".pdf", ".docx")
+# Read as text with optional front matter, the body through the file's reader if any.
+_FRONT_MATTER = (".md", ".markdown", ".txt")
 _BOM = b"\xef\xbb\xbf"
 
 
@@ -167,7 +173,8 @@ def _collect_inputs(paths: Sequence[str | PathLike[str]], errors: list[FieldErro
         found = list(_walk_folder(path)) if path.is_dir() else [_single_file(path, errors)]
         if path.is_dir() and not found:
             errors.append(FieldError(str(given), 0, "path",
-                                     "holds no .jsonl, .md or .txt files"))
+                                     f"holds no {', '.join(SUFFIXES[:-1])} or {SUFFIXES[-1]} "
+                                     "files"))
         for item in found:
             # The same file named twice (a folder and a file inside it) is read once.
             if item is not None and item.path.resolve() not in seen:
@@ -201,13 +208,17 @@ def _records(item: _Input) -> Iterator[RawRecord | FieldError]:
     if item.path.suffix.lower() == ".jsonl":
         yield from _capped(item, _jsonl_records(item))
         return
+    reader = reader_for(item.shown)
+    if reader is not None and PurePosixPath(item.shown).suffix.lower() not in _FRONT_MATTER:
+        yield _read_formatted(item, reader)
+        return
     text, error = _decode(item)
     if error is not None:
         yield error
     elif not text.strip():
         yield FieldError(item.shown, 0, "path", "no documents (the file is empty)")
     else:
-        yield from _read_text_file(item, text)
+        yield from _read_text_file(item, text, reader)
 
 
 def _capped(item: _Input, records: Iterator[RawRecord | FieldError]
@@ -283,7 +294,8 @@ def _json_record(item: _Input, number: int, line: str) -> RawRecord | FieldError
     return RawRecord(item.shown, number, value, f"{item.shown}:{number}")
 
 
-def _read_text_file(item: _Input, text: str) -> list[RawRecord | FieldError]:
+def _read_text_file(item: _Input, text: str, reader: Reader | None
+                    ) -> list[RawRecord | FieldError]:
     front = split_front_matter(text)
     if front.error is not None:
         return [FieldError(item.shown, front.error_line, "front matter", front.error)]
@@ -292,14 +304,48 @@ def _read_text_file(item: _Input, text: str) -> list[RawRecord | FieldError]:
     if "text" in fields:
         out.append(FieldError(item.shown, front.field_lines.get("text", 1), "text",
                               "the file body is the text; remove it from the front matter"))
-    fields["text"] = front.body.strip()
-    defaults = {"id": item.default_id, "title": _heading(front.body) or item.path.stem}
+    title, layout = _heading(front.body), None
+    if reader is None:
+        fields["text"] = front.body.strip()
+    else:
+        try:
+            extracted = reader.read(front.body.encode("utf-8"), name=item.shown)
+        except FormatError as exc:
+            return [FieldError(item.shown, front.body_line - 1 + max(exc.line, 1), exc.field,
+                               exc.reason)]
+        # The body is the tail of the file: its offsets shift by what comes before it.
+        shift = len(text) - len(front.body)
+        layout = extracted.layout.shifted(shift, source_length=len(text)).to_json()
+        fields["text"], title = extracted.text, extracted.title or _first_heading(extracted)
+    defaults = {"id": item.default_id, "title": title or item.path.stem}
     # Problems with the body are reported where the body starts; a front-matter field
     # at the line of its key; anything else (a default id) at line 1.
     lines = {"text": front.body_line, **front.field_lines}
     out.append(RawRecord(item.shown, 1, fields, item.shown, field_lines=lines,
-                         defaults=defaults))
+                         defaults=defaults, layout=layout))
     return out
+
+
+def _read_formatted(item: _Input, reader: Reader) -> RawRecord | FieldError:
+    """One document from a file only its reader understands (HTML, PDF, DOCX)."""
+    try:
+        data = item.path.read_bytes()
+    except OSError as exc:
+        return FieldError(item.shown, 0, "path", f"cannot be read ({exc.strerror})")
+    if not data.strip():
+        return FieldError(item.shown, 0, "path", "no documents (the file is empty)")
+    try:
+        extracted = reader.read(data, name=item.shown)
+    except FormatError as exc:
+        return FieldError(item.shown, exc.line, exc.field, exc.reason)
+    title = extracted.title or _first_heading(extracted) or PurePosixPath(item.shown).stem
+    return RawRecord(item.shown, 1, {"text": extracted.text}, item.shown,
+                     defaults={"id": item.default_id, "title": title},
+                     layout=extracted.layout.to_json())
+
+
+def _first_heading(extracted: Extracted) -> str | None:
+    return extracted.layout.titles[0] if extracted.layout.titles else None
 
 
 def _heading(body: str) -> str | None:

@@ -9,6 +9,7 @@ from typing import Annotated, Any
 from pydantic import AfterValidator, Field, PlainValidator, ValidationInfo
 
 from chronorag.ingest.dates import DateError, parse_date
+from chronorag.ingest.formats.layout import LAYOUT_KEY
 from chronorag.model import Interval, Status
 from chronorag.validation import (
     Loc,
@@ -70,6 +71,9 @@ def _ids(value: Any, info: ValidationInfo) -> tuple[str, ...]:
 def _metadata(extra: dict[Any, Any], info: ValidationInfo) -> dict[Any, Any]:
     """Unknown fields are kept as metadata, over the keys of an explicit ``metadata``."""
     metadata = {**(info.data.get("metadata") or {}), **extra}
+    if LAYOUT_KEY in metadata:
+        raise problem("is reserved for the layout chronorag reads from Markdown, HTML, PDF "
+                      "and DOCX files; rename the field", at=LAYOUT_KEY)
     bad = []
     for key, value in metadata.items():
         try:

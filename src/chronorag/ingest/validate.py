@@ -13,6 +13,7 @@ from datetime import UTC, tzinfo
 from typing import Any
 
 from chronorag.errors import FieldError
+from chronorag.ingest.formats.layout import LAYOUT_KEY
 from chronorag.model import Document, Status
 
 __all__ = ["DATE_FIELDS", "RawRecord", "build_document"]
@@ -27,6 +28,8 @@ class RawRecord:
     ``field_lines`` gives the line of a field when the format knows it (YAML front
     matter); other fields are reported at ``line``. ``defaults`` supplies ``id`` and
     ``title`` when the format derives them (a Markdown file's path and heading).
+    ``layout`` is what a format reader found (``chronorag.ingest.formats.Layout``, as
+    JSON); it is stored in the document's metadata under ``"_layout"``.
     """
 
     path: str
@@ -35,6 +38,7 @@ class RawRecord:
     source: str
     field_lines: Mapping[str, int] = field(default_factory=dict)
     defaults: Mapping[str, str] = field(default_factory=dict)
+    layout: Mapping[str, Any] | None = None
 
 
 def build_document(raw: RawRecord, *, tz: tzinfo = UTC) -> tuple[Document | None, list[FieldError]]:
@@ -50,8 +54,9 @@ def build_document(raw: RawRecord, *, tz: tzinfo = UTC) -> tuple[Document | None
         def place(name: str, reason: str, near: Any) -> FieldError:
             return FieldError(raw.path, raw.field_lines.get(name, raw.line), name, reason)
         return None, schema.field_errors(exc, place=place, reasons=schema.REASONS)
+    metadata = s.extra if raw.layout is None else {**s.extra, LAYOUT_KEY: dict(raw.layout)}
     return Document(
-        id=s.id, text=s.text, title=s.title or "", metadata=s.extra, source=raw.source,
+        id=s.id, text=s.text, title=s.title or "", metadata=metadata, source=raw.source,
         status=None if s.status is None else Status(s.status),
         supersedes=s.supersedes, derived_from=s.derived_from,
         source_type=s.source_type, subject=s.subject, owner=s.owner,

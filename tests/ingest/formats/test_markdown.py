@@ -1,0 +1,93 @@
+"""Markdown files through the loader: front matter first, then the body read as Markdown;
+offsets map into the whole file; ``_layout`` is reserved; ``.txt`` stays as it is."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from chronorag.errors import ValidationError
+from chronorag.ingest import load_paths
+from chronorag.ingest.formats import LAYOUT_KEY, section_path, source_offset
+
+POLICY = """---
+id: returns
+valid_from: 2024-02-01
+---
+# Returns
+
+Items **must** be returned within [30 days](https://x.test).
+
+## 退款
+
+退款将在 14 天内退回。
+"""
+
+
+def _one(path: Path):  # type: ignore[no-untyped-def]
+    [source] = load_paths([path])
+    [document] = source.documents
+    return document
+
+
+def test_front_matter_then_markdown_with_offsets_into_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "returns.md"
+    path.write_text(POLICY, encoding="utf-8")
+    doc = _one(path)
+    assert (doc.id, doc.title) == ("returns", "Returns")
+    assert doc.text == ("Returns\n\nItems must be returned within 30 days.\n\n退款\n\n"
+                        "退款将在 14 天内退回。")
+    layout = doc.metadata[LAYOUT_KEY]
+    assert layout["source_length"] == len(POLICY)
+    for phrase in ("Returns", "30 days", "退款将在"):
+        at = source_offset(layout, doc.text.index(phrase))
+        assert POLICY[at:at + len(phrase)] == phrase
+    assert section_path(layout, doc.text.index("14 天")) == ("Returns", "退款")
+
+
+def test_markdown_suffix_and_title_from_any_heading(tmp_path: Path) -> None:
+    path = tmp_path / "notes.markdown"
+    path.write_text("### Small heading\n\n* one\n* two\n", encoding="utf-8")
+    doc = _one(path)
+    assert (doc.id, doc.title, doc.text) == ("notes", "Small heading", "Small heading\n\none\ntwo")
+
+
+def test_text_files_are_read_as_they_are(tmp_path: Path) -> None:
+    path = tmp_path / "plain.txt"
+    path.write_text("# not a heading **here**\n", encoding="utf-8")
+    doc = _one(path)
+    assert doc.text == "# not a heading **here**"
+    assert LAYOUT_KEY not in doc.metadata
+
+
+def test_front_matter_may_not_set_the_layout(tmp_path: Path) -> None:
+    path = tmp_path / "a.md"
+    path.write_text("---\ntitle: A\n_layout: {headings: []}\n---\nbody\n", encoding="utf-8")
+    with pytest.raises(ValidationError) as raised:
+        load_paths([path])
+    assert [str(e) for e in raised.value.errors] == [
+        f"{path}:3: _layout: is reserved for the layout chronorag reads from Markdown, "
+        "HTML, PDF and DOCX files; rename the field"]
+
+
+def test_a_jsonl_record_may_not_set_the_layout(tmp_path: Path) -> None:
+    path = tmp_path / "a.jsonl"
+    path.write_text('{"id": "a", "text": "t", "metadata": {"_layout": 1}}\n', encoding="utf-8")
+    with pytest.raises(ValidationError, match=r"a\.jsonl:1: _layout: is reserved"):
+        load_paths([path])
+
+
+def test_a_body_that_is_only_markup_is_empty(tmp_path: Path) -> None:
+    path = tmp_path / "a.md"
+    path.write_text("---\ntitle: A\n---\n<!-- draft -->\n\n---\n", encoding="utf-8")
+    with pytest.raises(ValidationError) as raised:
+        load_paths([path])
+    assert [str(e) for e in raised.value.errors] == [f"{path}:4: text: is empty"]
+
+
+def test_html_inside_markdown_keeps_its_text_only(tmp_path: Path) -> None:
+    path = tmp_path / "a.md"
+    path.write_text("<div align=\"center\">\n<b>Notice</b>\n</div>\n\nSee <kbd>Ctrl</kbd>+C "
+                    "and `code`.\n\n<!--\nhidden\n-->\n", encoding="utf-8")
+    assert _one(path).text == "Notice\n\nSee Ctrl+C and code."

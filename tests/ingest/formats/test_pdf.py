@@ -1,0 +1,74 @@
+"""PDF files made with fpdf2: pages kept and mapped, a file without a text layer or a
+broken one is a clear error naming the file, a missing pypdf names the extra."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from chronorag.errors import MissingDependencyError, ValidationError
+from chronorag.ingest import load_paths
+from chronorag.ingest.formats import LAYOUT_KEY, reader_for, source_offset
+
+from .build import make_pdf, make_scanned_pdf
+
+pytest.importorskip("pypdf")
+
+PAGES = [["# Refund policy", "Refunds are paid to the original payment method within "
+          "fourteen days of the return arriving at our warehouse, whatever the reason."],
+         ["# Exchanges", "An exchange ships once the item is back."]]
+
+
+def _errors(path: Path) -> list[str]:
+    with pytest.raises(ValidationError) as raised:
+        load_paths([path])
+    return [str(e) for e in raised.value.errors]
+
+
+def test_pages_paragraphs_and_title(tmp_path: Path) -> None:
+    path = tmp_path / "refunds.pdf"
+    path.write_bytes(make_pdf(PAGES, title="Refunds (2024)"))
+    [source] = load_paths([path])
+    [doc] = source.documents
+    assert doc.title == "Refunds (2024)"
+    paragraphs = doc.text.split("\n\n")
+    assert paragraphs[0] == "Refund policy"
+    assert paragraphs[1].startswith("Refunds are paid") and paragraphs[1].endswith("reason.")
+    assert paragraphs[2:] == ["Exchanges", "An exchange ships once the item is back."]
+    layout = doc.metadata[LAYOUT_KEY]
+    assert layout["pages"] == [0, doc.text.index("Exchanges")]
+    assert [source_offset(layout, doc.text.index(p)) for p in ("whatever", "An exchange")] \
+        == [1, 2]
+
+
+def test_title_defaults_to_the_file_name(tmp_path: Path) -> None:
+    path = tmp_path / "memo.pdf"
+    path.write_bytes(make_pdf([["Short memo text without any heading at all."]]))
+    [source] = load_paths([path])
+    assert source.documents[0].title == "memo"
+
+
+def test_no_text_layer(tmp_path: Path) -> None:
+    path = tmp_path / "scan.pdf"
+    path.write_bytes(make_scanned_pdf())
+    assert _errors(path) == [f"{path}:0: text: no text layer; OCR it first (ocrmypdf adds "
+                             "one), then ingest the result"]
+
+
+@pytest.mark.parametrize("data", [b"%PDF-1.7\n garbage", b"not a pdf at all",
+                                  make_pdf(PAGES)[:400]])
+def test_a_broken_file_is_an_error_not_a_traceback(tmp_path: Path, data: bytes) -> None:
+    path = tmp_path / "broken.pdf"
+    path.write_bytes(data)
+    [error] = _errors(path)
+    assert error.startswith(f"{path}:0: pdf: cannot be read as a PDF (")
+    assert error.endswith("is the file complete?")
+
+
+def test_missing_pypdf_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    data = make_pdf(PAGES)
+    monkeypatch.setitem(sys.modules, "pypdf", None)
+    with pytest.raises(MissingDependencyError, match=r"pip install 'chronorag\[pdf\]'$"):
+        reader_for("a.pdf").read(data, name="a.pdf")  # type: ignore[union-attr]
