@@ -21,6 +21,7 @@ from chronorag.errors import ConfigError, StoreError
 from chronorag.extensions import Extension, IngestExtension, create_extensions
 from chronorag.model import Answer, Query
 from chronorag.people import Directory, load_directory
+from chronorag.pipeline.accept import Accepted, accept_dates
 from chronorag.pipeline.ingest import (
     Batching,
     Embedders,
@@ -106,8 +107,14 @@ class Engine:
         progress: Progress | None = None,
         batching: Batching | None = None,
         refresh: bool = True,
+        dates_from_text: bool = False,
+        allow_dangling: bool = False,
     ) -> IngestReport:
         """Validate and store documents; a rejected ingest changes nothing.
+
+        ``dates_from_text`` fills missing valid_from, modified_at and supersedes from what
+        each text states ("Effective date: …", 本办法自…起施行); a supersedes/derived_from
+        naming an id neither stored nor ingested is rejected unless ``allow_dangling``.
 
         Documents are committed in batches: an interrupted ingest keeps the batches it
         committed, and running it again completes it. Then the search indexes saved beside
@@ -121,6 +128,7 @@ class Engine:
             batching=batching or Batching(),
             extensions=[e for e in self.extensions.values() if isinstance(e, IngestExtension)],
             committed=self._after_commit() if refresh else None,
+            dates_from_text=dates_from_text, allow_dangling=allow_dangling,
         )
         if report.added or report.replaced:
             self._record_embedder()
@@ -154,6 +162,16 @@ class Engine:
                                    progress=progress, batching=batching or Batching())
         self.refresh_indexes()
         return report
+
+    def accept_dates(self, ids: Sequence[str] | None = None, *,
+                     now: datetime | None = None) -> Accepted:
+        """Write the dates and links the texts of documents ``ids`` (all when None) state
+        into their empty fields (``chronorag review`` lists them as proposals)."""
+        accepted = accept_dates(self.store, ids, embedders=self._ingest_embedders(),
+                                now=now or self.clock(), tz=self.tz)
+        if accepted.report.replaced:
+            self.refresh_indexes()
+        return accepted
 
     def delete(self, ids: Sequence[str]) -> tuple[str, ...]:
         """Delete documents with everything derived from them; the ids that existed.

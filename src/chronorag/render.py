@@ -10,6 +10,7 @@ from rich.markup import escape
 
 from chronorag.model import Answer, Evidence
 from chronorag.people.model import Directory
+from chronorag.pipeline.accept import Accepted
 from chronorag.pipeline.ingest import IngestReport
 from chronorag.store.base import ApiKey
 
@@ -39,8 +40,17 @@ def progress_callback(stream: TextIO) -> Callable[[int, int], None] | None:
 
 
 def ingest_report(report: IngestReport) -> str:
-    return (f"{report.files} file(s): {len(report.added)} added, {len(report.replaced)} "
-            f"replaced, {len(report.unchanged)} unchanged; {report.chunks} chunk(s) written")
+    counts = (f"{report.files} file(s): {len(report.added)} added, {len(report.replaced)} "
+              f"replaced, {len(report.unchanged)} unchanged; {report.chunks} chunk(s) written")
+    return "\n".join([*report.notes, counts])
+
+
+def accepted_dates(accepted: Accepted) -> str:
+    """One line per document whose fields were filled from its text."""
+    lines = [f"  {doc_id}: " + ", ".join(f"{name} {value}" for name, value in fields.items())
+             for doc_id, fields in sorted(accepted.fields.items())]
+    return "\n".join([f"accepted the dates their texts state for {len(lines)} document(s)",
+                      *lines])
 
 
 def people_report(directory: Directory) -> str:
@@ -102,15 +112,21 @@ def review_report(report: ReviewReport) -> str:
     lines = [f"Review as of {report.as_of.isoformat()} "
              f"(similarity threshold {report.threshold:g})"]
     sections = (("Undated documents", report.undated),
+                ("Dates and predecessors the texts state (chronorag review --accept-dates "
+                 "[ID ...] writes them in)", report.proposed_dates),
                 ("Relative phrases with no time to read them against", report.unanchored),
                 ("Copies of documents that no longer apply", report.stale_copies),
+                ("Identical documents", report.duplicates),
+                ("Documents that look like versions of one another", report.versions),
+                ("Links to documents that are not stored", report.dangling_links),
                 ("Similar documents of different owners without a link",
                  report.similar_pairs))
     for heading, items in sections:
         lines.append(f"\n{heading}: {len(items) or 'none'}")
         for item in items:
             owners = ", ".join(o or "?" for o in item.owners)
-            sim = "" if item.similarity is None else f" cosine {item.similarity:.3f}"
+            measure = "cosine" if item.kind == "similar_unlinked" else "overlap"
+            sim = "" if item.similarity is None else f" {measure} {item.similarity:.3f}"
             lines.append(f"  - {' <> '.join(item.doc_ids)} (owners: {owners}){sim}")
             lines.append(f"    {item.reason}")
     return "\n".join(lines)

@@ -14,6 +14,14 @@ Four lists, all judged at ``as_of`` with the validity rules of ``chronorag.rank.
   ``supersedes``/``derived_from`` link between them (directly or through their version
   lineage or copy origin), whose stored chunk vectors reach cosine ``>= threshold``: a
   missing ``supersedes``, or parallel views that their owners should confirm.
+* ``proposed_dates``: dates and predecessors a document's text states
+  (``chronorag.ingest.stated``) for fields it leaves empty, each with its sentence; one
+  command writes them in: ``chronorag review --accept-dates [ID ...]``.
+* ``duplicates`` and ``versions``: documents that look like versions of one another by
+  name and text overlap, whatever their owners (``chronorag.ingest.versions``): identical
+  texts first, then each chain, oldest first, with the ``supersedes`` that would link it
+  (a chain already linked in that order is left out).
+* ``dangling_links``: a ``supersedes``/``derived_from`` naming an id that is not stored.
 """
 
 from __future__ import annotations
@@ -26,6 +34,9 @@ from typing import Any
 import numpy as np
 
 from chronorag.config import get_preset
+from chronorag.ingest.adopt import Titles, adoptable
+from chronorag.ingest.links import LINK_FIELDS
+from chronorag.ingest.versions import Chain, version_chains, version_pairs
 from chronorag.model import Document, Status
 from chronorag.rank.validity import ValidityIndex
 from chronorag.rank.verdict import UNDATED, Validity
@@ -45,11 +56,18 @@ class ReviewItem:
     owners: tuple[str | None, ...]
     reason: str
     similarity: float | None = None
+    # What a finding proposes, as data: a proposal's field, value and sentence; a chain's
+    # dates and the links that would join it.
+    details: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "doc_ids": list(self.doc_ids), "owners": list(self.owners),
-                "reason": self.reason,
-                "similarity": None if self.similarity is None else round(self.similarity, 4)}
+        similarity = None if self.similarity is None else round(self.similarity, 4)
+        out: dict[str, Any] = {"kind": self.kind, "doc_ids": list(self.doc_ids),
+                               "owners": list(self.owners), "reason": self.reason,
+                               "similarity": similarity}
+        if self.details is not None:
+            out["details"] = self.details
+        return out
 
 
 @dataclass(frozen=True)
@@ -62,17 +80,26 @@ class ReviewReport:
     stale_copies: tuple[ReviewItem, ...] = ()
     similar_pairs: tuple[ReviewItem, ...] = ()
     unanchored: tuple[ReviewItem, ...] = ()
+    proposed_dates: tuple[ReviewItem, ...] = ()
+    duplicates: tuple[ReviewItem, ...] = ()
+    versions: tuple[ReviewItem, ...] = ()
+    dangling_links: tuple[ReviewItem, ...] = ()
 
     @property
     def items(self) -> tuple[ReviewItem, ...]:
         """All findings, in section order."""
-        return (*self.undated, *self.unanchored, *self.stale_copies, *self.similar_pairs)
+        return (*self.undated, *self.proposed_dates, *self.unanchored, *self.stale_copies,
+                *self.duplicates, *self.versions, *self.dangling_links, *self.similar_pairs)
 
     def to_json(self) -> dict[str, Any]:
         return {"as_of": self.as_of.isoformat(), "threshold": self.threshold,
                 "undated": [i.to_json() for i in self.undated],
+                "proposed_dates": [i.to_json() for i in self.proposed_dates],
                 "unanchored": [i.to_json() for i in self.unanchored],
                 "stale_copies": [i.to_json() for i in self.stale_copies],
+                "duplicates": [i.to_json() for i in self.duplicates],
+                "versions": [i.to_json() for i in self.versions],
+                "dangling_links": [i.to_json() for i in self.dangling_links],
                 "similar_pairs": [i.to_json() for i in self.similar_pairs]}
 
 
@@ -89,6 +116,7 @@ def review(store: Store, *, as_of: datetime, threshold: float = DEFAULT_THRESHOL
     index = ValidityIndex.build(documents.values())
     verdicts = {i: index.judge(i, as_of=as_of) for i in documents}
     name = embedder or store.setting("embedder") or get_preset("default").embedder
+    pairs = version_pairs(list(documents.values()))
     return ReviewReport(
         as_of=as_of, threshold=threshold,
         undated=tuple(_undated(documents, verdicts)),
@@ -96,7 +124,57 @@ def review(store: Store, *, as_of: datetime, threshold: float = DEFAULT_THRESHOL
         stale_copies=tuple(_stale_copies(documents, verdicts)),
         similar_pairs=tuple(_similar_pairs(store, documents, verdicts, index,
                                            threshold=threshold, embedder=name)),
+        proposed_dates=tuple(_proposed(documents)),
+        duplicates=tuple(ReviewItem(
+            "duplicate", (p.a, p.b), (documents[p.a].owner, documents[p.b].owner),
+            "the same text: keep one (delete the other), or mark the copy derived_from the "
+            "original", similarity=1.0) for p in pairs if p.duplicate),
+        versions=tuple(_chain_item(c, documents) for c in version_chains(documents, pairs)
+                       if not _chained(c, documents)),
+        dangling_links=tuple(_dangling(documents)),
     )
+
+
+def _proposed(documents: dict[str, Document]) -> list[ReviewItem]:
+    titles = Titles.of((i, d.title) for i, d in documents.items())
+    items = []
+    for doc_id, doc in documents.items():
+        for proposal, value in adoptable(doc, titles):
+            shown = value if isinstance(value, str) else proposal.value
+            items.append(ReviewItem(
+                "proposed_date", (doc_id,), (doc.owner,),
+                f"{proposal.field} {shown}, as its text states: {proposal.sentence!r}; "
+                f"accept with: chronorag review --accept-dates {doc_id}",
+                details={**proposal.to_json(), "value": shown}))
+    return items
+
+
+def _chained(chain: Chain, documents: dict[str, Document]) -> bool:
+    """Whether each version of ``chain`` already names the one before it."""
+    return all(older in documents[newer].supersedes
+               for older, newer in zip(chain.doc_ids, chain.doc_ids[1:], strict=False))
+
+
+def _chain_item(chain: Chain, documents: dict[str, Document]) -> ReviewItem:
+    links = [{"doc_id": newer, "supersedes": older}
+             for older, newer in zip(chain.doc_ids, chain.doc_ids[1:], strict=False)
+             if older not in documents[newer].supersedes]
+    front = "; ".join(f"in {k['doc_id']}: supersedes: [{k['supersedes']}]" for k in links)
+    dates = [None if d is None else d.date().isoformat() for d in chain.dates]
+    undated = " (undated ones last: check their order)" if None in dates else ""
+    return ReviewItem(
+        "versions", chain.doc_ids, tuple(documents[i].owner for i in chain.doc_ids),
+        f"look like versions of one document, oldest first{undated}; link them with front "
+        f"matter {front}", similarity=chain.overlap,
+        details={"dates": dates, "links": links})
+
+
+def _dangling(documents: dict[str, Document]) -> list[ReviewItem]:
+    return [ReviewItem("dangling_link", (doc_id, target), (doc.owner, None),
+                       f"{name} names {target!r}, which is not stored: ingest it, or fix "
+                       "the id", details={"field": name, "target": target})
+            for doc_id, doc in documents.items() for name in LINK_FIELDS
+            for target in getattr(doc, name) if target not in documents]
 
 
 def _undated(documents: dict[str, Document], verdicts: dict[str, Validity]) -> list[ReviewItem]:

@@ -51,10 +51,12 @@ def test_impossible_date(tmp_path: Path) -> None:
 
 
 def test_date_in_wrong_shape(tmp_path: Path) -> None:
-    path = _write(tmp_path, "a.jsonl", '{"id": "a", "text": "t", "occurred_at": "May 2021"}\n')
+    # "May 2021" is read (chronorag.ingest.written_dates); a day and month in digits is not.
+    path = _write(tmp_path, "a.jsonl", '{"id": "a", "text": "t", "occurred_at": "05/06/2021"}\n')
     assert _errors(path) == [
-        f"{path}:1: occurred_at: 'May 2021' is not a valid ISO 8601 date; use e.g. "
-        '"2021", "2021-05", "2021-05-06", "2021-05-06T12:30:00Z"']
+        f"{path}:1: occurred_at: '05/06/2021' is ambiguous: the day and month could be "
+        'either way round; write it as ISO 8601 ("2024-02-01") or in words '
+        '("February 1, 2024", 2024年2月1日)']
 
 
 def test_valid_to_before_valid_from(tmp_path: Path) -> None:
@@ -207,8 +209,8 @@ def test_problems_keep_the_field_order_with_the_date_range_after_every_date(
         "valid_from": "2021-05-01", "valid_to": "2020", "occurred_at": "soon",
         "supersedes": ["a"], "metadata": []}) + "\n")
     assert [line.removeprefix(f"{path}:1: ") for line in _errors(path)] == [
-        "occurred_at: 'soon' is not a valid ISO 8601 date; use e.g. "
-        '"2021", "2021-05", "2021-05-06", "2021-05-06T12:30:00Z"',
+        "occurred_at: 'soon' is not a date chronorag can read; write it as ISO 8601 "
+        '("2024-02-01") or in words ("February 1, 2024", 2024年2月1日)',
         "valid_to: is before valid_from (2021-05-01)",
         "supersedes: lists the document itself ('a')",
         "metadata: must be an object, got a list",

@@ -102,7 +102,8 @@ def _dispatch(args: argparse.Namespace) -> int:
             batching = Batching(docs=args.batch)
             if args.command == "ingest":
                 report = engine.ingest(args.paths, now=system_now(), progress=progress,
-                                       batching=batching)
+                                       batching=batching, dates_from_text=args.dates_from_text,
+                                       allow_dangling=args.allow_dangling)
             else:
                 report = engine.reindex(embedder=args.embedder, judges=judges(args.judges),
                                         force=args.force, progress=progress,

@@ -45,6 +45,8 @@ def review(args: argparse.Namespace) -> int:
     from chronorag.review import DEFAULT_THRESHOLD, review
     from chronorag.store.opening_uri import open_store
 
+    if getattr(args, "accept_dates", None) is not None:
+        return _accept_dates(args)
     as_of = args.as_of or system_now()
     as_of = as_of if as_of.tzinfo is not None else as_of.replace(tzinfo=zone_of(args))
     threshold = DEFAULT_THRESHOLD if args.threshold is None else args.threshold
@@ -55,6 +57,16 @@ def review(args: argparse.Namespace) -> int:
         store.close()
     print(json.dumps(report.to_json(), ensure_ascii=False, indent=2) if args.json
           else render.review_report(report))
+    return 0
+
+
+def _accept_dates(args: argparse.Namespace) -> int:
+    from chronorag.engine import Engine
+
+    with Engine(args.db or db_default(), tz=zone_of(args)) as engine:
+        accepted = engine.accept_dates(args.accept_dates or None, now=system_now())
+    print(json.dumps(accepted.to_json(), ensure_ascii=False, indent=2) if args.json
+          else render.accepted_dates(accepted))
     return 0
 
 

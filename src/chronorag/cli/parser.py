@@ -54,6 +54,16 @@ def _batch_option(p: argparse.ArgumentParser) -> None:
                    help=f"documents per committed batch (default {Batching.docs})")
 
 
+def _stated_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--dates-from-text", action="store_true",
+                   help="fill missing valid_from, modified_at and supersedes from what the "
+                        "text states ('Effective date: ...', 本办法自...起施行); never over a "
+                        "field the front matter or JSON gives")
+    p.add_argument("--allow-dangling", action="store_true",
+                   help="a supersedes/derived_from naming an id neither stored nor ingested "
+                        "is a warning, not an error")
+
+
 def judges(value: str | None) -> list[str] | None:
     if value is None:
         return None
@@ -79,6 +89,7 @@ def build_parser() -> argparse.ArgumentParser:
     _store_options(p)
     _batch_option(p)
     p.add_argument("--json", action="store_true")
+    _stated_options(p)
 
     p = sub.add_parser("reindex", help="rebuild chunks, time mentions and vectors from the "
                        "stored texts (after an upgrade, or to switch embedder)")
@@ -140,6 +151,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--threshold", type=float, default=None,
                    help="cosine above which two documents count as near-duplicates (0.9)")
     p.add_argument("--json", action="store_true")
+    p.add_argument("--accept-dates", nargs="*", default=None, metavar="ID",
+                   help="write the dates and links the texts state (the review's proposals) "
+                        "into the empty fields of these documents (all when no ID is given)")
 
     p = sub.add_parser("context", help="context pack of a semantic layer for text-to-SQL")
     p.add_argument("question", type=_question)

@@ -12,7 +12,7 @@ from datetime import UTC, date, datetime, timedelta, timezone, tzinfo
 
 from chronorag.model import Granularity, Interval
 
-__all__ = ["DateError", "parse_date"]
+__all__ = ["DateError", "is_iso", "parse_date"]
 
 # One regex for every accepted shape: YYYY, YYYY-MM, YYYY-MM-DD, then an optional time
 # (hour, minute, second, fraction) with an optional offset. A space may replace the "T"
@@ -34,13 +34,15 @@ class DateError(ValueError):
     """A date field could not be read; the message is the reason shown to the user."""
 
 
-def parse_date(value: object, *, tz: tzinfo = UTC) -> Interval:
+def parse_date(value: object, *, tz: tzinfo = UTC, written: bool = False) -> Interval:
     """Read a document date field as the interval of the period it names.
 
     Accepts ISO 8601 strings (year, month, day, hour, minute, second precision, optional
     ``Z`` or ``±HH:MM`` offset), ``datetime`` objects (second precision), ``date`` objects
-    (day precision) and a bare integer year (YAML reads ``valid_from: 2021`` as a number).
-    Raises ``DateError`` with a user-facing reason otherwise.
+    (day precision) and a bare integer year (YAML reads ``valid_from: 2021`` as a number);
+    with ``written`` also one date in words ("February 1, 2024", 2024年2月, see
+    ``chronorag.ingest.written_dates``). Raises ``DateError`` with a user-facing reason
+    otherwise.
     """
     if isinstance(value, datetime):
         start = value if value.tzinfo is not None else value.replace(tzinfo=tz)
@@ -54,7 +56,20 @@ def parse_date(value: object, *, tz: tzinfo = UTC) -> Interval:
         return _period(datetime(value, 1, 1, tzinfo=tz), Granularity.YEAR)
     if not isinstance(value, str):
         raise DateError(f"must be an ISO 8601 date string such as {_EXAMPLES}")
-    return _parse_text(value.strip(), tz)
+    text = value.strip()
+    if written and text and not is_iso(text):
+        from chronorag.ingest.written_dates import read_written_date
+
+        try:
+            return read_written_date(text, tz=tz)
+        except ValueError as exc:
+            raise DateError(str(exc)) from None
+    return _parse_text(text, tz)
+
+
+def is_iso(text: str) -> bool:
+    """Whether ``text`` has the shape of an ISO 8601 date (valid or not)."""
+    return _ISO.fullmatch(text.strip()) is not None
 
 
 def _parse_text(text: str, tz: tzinfo) -> Interval:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, tzinfo
 from os import PathLike
 from pathlib import Path, PurePosixPath
@@ -27,7 +27,8 @@ from chronorag.errors import FieldError, ValidationError
 from chronorag.ingest.conversation import conversation_documents, is_conversation
 from chronorag.ingest.formats import Extracted, FormatError, Reader, reader_for
 from chronorag.ingest.frontmatter import split_front_matter
-from chronorag.ingest.validate import RawRecord, build_document
+from chronorag.ingest.links import Link, links_of
+from chronorag.ingest.validate import DateReading, RawRecord, build_document
 from chronorag.model import Document
 
 __all__ = ["SUFFIXES", "CheckedFile", "SourceFile", "check_paths", "load_paths", "read_documents"]
@@ -74,11 +75,15 @@ class Named:
 @dataclass(frozen=True)
 class CheckedFile:
     """An input file whose every document passed validation; read it with
-    ``read_documents``. Only the count is kept, so checking a huge file costs no memory."""
+    ``read_documents``. Only the count is kept, so checking a huge file costs no memory;
+    and what the report and the link check need: how date fields written in words were
+    read (``readings``) and the links naming ids outside the ingest (``links``)."""
 
     path: str
     documents: int
     source: _Input
+    readings: tuple[DateReading, ...] = ()
+    links: tuple[Link, ...] = ()
 
 
 # A file that is not documents at all (a binary renamed .jsonl) would otherwise list one
@@ -101,20 +106,25 @@ def check_paths(paths: Sequence[str | PathLike[str]], *, tz: tzinfo = UTC) -> li
     checked: list[CheckedFile] = []
     for item in inputs:
         count = 0
-        for document, line, problems in _documents(item, tz=tz):
+        readings: list[DateReading] = []
+        links: list[Link] = []
+        for document, line, problems in _documents(item, tz=tz, readings=readings):
             errors.extend(problems)
             if document is None:
                 continue
             count += 1
+            links += links_of(document, path=item.shown, line=line, file=str(item.path))
             if document.id in first:
                 where = "{}:{}".format(*first[document.id])
                 errors.append(FieldError(item.shown, line, "id",
                                          f"duplicate id {document.id!r}; first used at {where}"))
             else:
                 first[document.id] = (item.shown, line)
-        checked.append(CheckedFile(item.shown, count, item))
+        checked.append(CheckedFile(item.shown, count, item, tuple(readings), tuple(links)))
     if errors:
         raise ValidationError(errors)
+    checked = [replace(f, links=tuple(k for k in f.links if k.target not in first))
+               for f in checked]
     log.debug("checked %d documents in %d files", len(first), len(checked))
     return checked
 
@@ -142,7 +152,7 @@ def load_paths(paths: Sequence[str | PathLike[str]], *, tz: tzinfo = UTC) -> lis
     return [SourceFile(f.path, tuple(read_documents(f, tz=tz))) for f in check_paths(paths, tz=tz)]
 
 
-def _documents(item: _Input, *, tz: tzinfo
+def _documents(item: _Input, *, tz: tzinfo, readings: list[DateReading] | None = None
                ) -> Iterator[tuple[Document | None, int, list[FieldError]]]:
     """Each record of ``item`` validated: the document (None when invalid), the line of its
     id, and its problems; a problem outside any record comes with no document."""
@@ -153,7 +163,7 @@ def _documents(item: _Input, *, tz: tzinfo
         if isinstance(record, FieldError):
             yield None, record.line, [record]
             continue
-        document, problems = build_document(record, tz=tz)
+        document, problems = build_document(record, tz=tz, readings=readings)
         yield document, record.field_lines.get("id", record.line), problems
 
 

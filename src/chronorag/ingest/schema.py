@@ -8,8 +8,9 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator, Field, PlainValidator, ValidationInfo
 
-from chronorag.ingest.dates import DateError, parse_date
+from chronorag.ingest.dates import DateError, is_iso, parse_date
 from chronorag.ingest.formats.layout import LAYOUT_KEY
+from chronorag.ingest.stated import FROM_TEXT, PROPOSED
 from chronorag.model import Interval, Status
 from chronorag.validation import (
     Loc,
@@ -33,10 +34,15 @@ def _not_blank(value: str) -> str:
 
 
 def _date(value: Any, info: ValidationInfo) -> Interval:
+    given = context(info)
     try:
-        return parse_date(value, tz=context(info)["tz"])
+        interval = parse_date(value, tz=given["tz"], written=True)
     except DateError as exc:
         raise problem(str(exc)) from None
+    # A date written in words is read one way; the caller reports which (``readings``).
+    if isinstance(value, str) and not is_iso(value) and "readings" in given:
+        given["readings"].append((info.field_name, value.strip(), interval))
+    return interval
 
 
 def _in_order(raw_from: Any, info: ValidationInfo) -> None:
@@ -74,6 +80,10 @@ def _metadata(extra: dict[Any, Any], info: ValidationInfo) -> dict[Any, Any]:
     if LAYOUT_KEY in metadata:
         raise problem("is reserved for the layout chronorag reads from Markdown, HTML, PDF "
                       "and DOCX files; rename the field", at=LAYOUT_KEY)
+    reserved = [key for key in (PROPOSED, FROM_TEXT) if key in metadata]
+    if reserved:
+        raise problems(((), problem("is set by the system (dates the text states); remove "
+                                    "it", at=key)) for key in reserved)
     bad = []
     for key, value in metadata.items():
         try:

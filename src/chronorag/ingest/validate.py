@@ -14,9 +14,10 @@ from typing import Any
 
 from chronorag.errors import FieldError
 from chronorag.ingest.formats.layout import LAYOUT_KEY
-from chronorag.model import Document, Status
+from chronorag.ingest.stated import PROPOSED, propose
+from chronorag.model import Document, Interval, Status
 
-__all__ = ["DATE_FIELDS", "RawRecord", "build_document"]
+__all__ = ["DATE_FIELDS", "DateReading", "RawRecord", "build_document"]
 
 DATE_FIELDS = ("valid_from", "valid_to", "occurred_at", "published_at", "modified_at")
 
@@ -41,20 +42,55 @@ class RawRecord:
     layout: Mapping[str, Any] | None = None
 
 
-def build_document(raw: RawRecord, *, tz: tzinfo = UTC) -> tuple[Document | None, list[FieldError]]:
-    """Validate ``raw``; return the document (``None`` on any error) and the errors."""
+@dataclass(frozen=True)
+class DateReading:
+    """How a date field written in words was read, for the ingest report."""
+
+    path: str
+    line: int
+    field: str
+    text: str
+    interval: Interval
+
+    def __str__(self) -> str:
+        start = self.interval.start
+        granularity = self.interval.granularity
+        day = "" if start is None else start.date().isoformat()
+        shown = {"year": day[:4], "month": day[:7]}.get(str(granularity), day)
+        return (f'{self.path}:{self.line}: {self.field} "{self.text}" read as {shown} '
+                f"({granularity})")
+
+
+def build_document(raw: RawRecord, *, tz: tzinfo = UTC,
+                   readings: list[DateReading] | None = None
+                   ) -> tuple[Document | None, list[FieldError]]:
+    """Validate ``raw``; return the document (``None`` on any error) and the errors.
+
+    Date fields written in words are appended to ``readings`` with the reading taken. The
+    dates and links the text states are kept as proposals in ``metadata["_proposed"]``
+    (``chronorag.ingest.stated``).
+    """
     # pydantic loads with the first record validated: commands that validate nothing start
     # without it.
     from chronorag.ingest import schema
 
     values = {**raw.defaults, **{k: v for k, v in raw.fields.items() if v is not None}}
+    read: list[tuple[str, str, Interval]] = []
     try:
-        s = schema.DocumentSchema.model_validate(values, context={"tz": tz})
+        s = schema.DocumentSchema.model_validate(values, context={"tz": tz, "readings": read})
     except schema.SchemaError as exc:
         def place(name: str, reason: str, near: Any) -> FieldError:
             return FieldError(raw.path, raw.field_lines.get(name, raw.line), name, reason)
         return None, schema.field_errors(exc, place=place, reasons=schema.REASONS)
-    metadata = s.extra if raw.layout is None else {**s.extra, LAYOUT_KEY: dict(raw.layout)}
+    if readings is not None:
+        readings.extend(DateReading(raw.path, raw.field_lines.get(name, raw.line), name, text,
+                                    interval) for name, text, interval in read)
+    proposals = propose(s.text, tz=tz)
+    metadata = dict(s.extra)
+    if raw.layout is not None:
+        metadata[LAYOUT_KEY] = dict(raw.layout)
+    if proposals:
+        metadata[PROPOSED] = [p.to_json() for p in proposals]
     return Document(
         id=s.id, text=s.text, title=s.title or "", metadata=metadata, source=raw.source,
         status=None if s.status is None else Status(s.status),

@@ -34,6 +34,7 @@ from chronorag.ingest import (
     read_documents,
 )
 from chronorag.model import Chunk, Document, Interval, Mention
+from chronorag.pipeline import stated
 from chronorag.pipeline.embedding import (
     EMBED_TEXT_VERSION,
     Reuse,
@@ -63,12 +64,18 @@ class IngestReport:
     replaced: tuple[str, ...]
     unchanged: tuple[str, ...]
     chunks: int
+    # Lines for the user beside the counts: how dates written in words were read, dangling
+    # links let through, fields filled from the text (``pipeline.stated``).
+    notes: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, object]:
-        return {
+        out: dict[str, object] = {
             "files": self.files, "added": len(self.added), "replaced": len(self.replaced),
             "unchanged": len(self.unchanged), "chunks": self.chunks,
         }
+        if self.notes:
+            out["notes"] = list(self.notes)
+        return out
 
 
 @dataclass(frozen=True)
@@ -115,8 +122,15 @@ def ingest_paths(
     batching: Batching = Batching(),
     extensions: Sequence[IngestExtension] = (),
     committed: Callable[[], None] | None = None,
+    dates_from_text: bool = False,
+    allow_dangling: bool = False,
 ) -> IngestReport:
     """Validate every file, then store its documents in committed batches.
+
+    ``dates_from_text`` fills each document's missing valid_from, modified_at and
+    supersedes from the dates and links its text states (``chronorag.ingest.stated``); a
+    link naming an id neither stored nor in this ingest is a ``ValidationError`` unless
+    ``allow_dangling`` (then a note of the report).
 
     ``committed`` is called after each batch is committed (not when the documents and a
     semantic layer commit together, once at the end).
@@ -128,13 +142,18 @@ def ingest_paths(
     embedders).
     """
     files, claims = _validate(paths, tz=tz, extensions=extensions)
+    notes = stated.check_links(store, files, allow_dangling=allow_dangling)
+    adopting = stated.Adopting(store, files, tz=tz) if dates_from_text else None
     total = sum(f.documents for f in files)
     tally = _Tally()
     stamp = embedders.stamp()
 
     def run(after_batch: Callable[[], None] | None) -> None:
         for checked in files:
-            for batch in _batches(read_documents(checked, tz=tz), batching):
+            documents = read_documents(checked, tz=tz)
+            if adopting is not None:
+                documents = adopting.apply(documents)
+            for batch in _batches(documents, batching):
                 _ingest_batch(store, checked.path, batch, embedders=embedders, now=now,
                               stamp=stamp, tally=tally, tz=tz)
                 if progress is not None:
@@ -156,7 +175,23 @@ def ingest_paths(
         replaced=(*tally.replaced, *(k for w in written for k in w.replaced)),
         unchanged=(*tally.unchanged, *(k for w in written for k in w.unchanged)),
         chunks=tally.chunks,
+        notes=(*(str(r) for f in files for r in f.readings), *notes,
+               *(adopting.notes if adopting is not None else ())),
     )
+
+
+def rewrite_documents(store: Store, documents: Sequence[Document], *, embedders: Embedders,
+                      now: datetime, tz: tzinfo) -> IngestReport:
+    """Store new versions of stored documents (fields changed, say): each replaces its
+    stored version atomically, and only chunks whose text changed are embedded again."""
+    tally = _Tally()
+    stored = store.fingerprints([d.id for d in documents])
+    todo = [(replace(d, ingested_at=now), d.content_hash()) for d in documents]
+    tally.done = len(todo)
+    _write_batch(store, "(stored documents)", todo, embedders=embedders,
+                 stamp=embedders.stamp(), tally=tally, stored=stored, tz=tz)
+    return IngestReport(files=0, added=tuple(tally.added), replaced=tuple(tally.replaced),
+                        unchanged=tuple(tally.unchanged), chunks=tally.chunks)
 
 
 def _validate(paths: Sequence[str | PathLike[str]], *, tz: tzinfo,

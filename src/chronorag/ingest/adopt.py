@@ -1,0 +1,112 @@
+"""Adopting the dates and links a text states (``chronorag.ingest.stated``) as fields.
+
+``adopt`` fills the fields a document leaves empty (``valid_from``, ``modified_at``,
+``supersedes``) from its proposals, never one its front matter or JSON states, and
+records each adopted field under ``metadata["_from_text"]``:
+``{field: {"value", "sentence", "start", "end", "by"}}``, where ``by`` says who adopted it
+(``ingest --dates-from-text`` or ``review --accept-dates``), so evidence and review can
+say the value came from the text. A ``supersedes`` name becomes an id only when exactly
+one other document has that id or title (``Titles``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from datetime import UTC, tzinfo
+from typing import Any
+
+from chronorag.ingest.dates import DateError, parse_date
+from chronorag.ingest.stated import FROM_TEXT, Proposal, clean_name, proposals_of
+from chronorag.model import Document, Interval
+
+__all__ = ["BY_INGEST", "BY_REVIEW", "Titles", "adopt", "adoptable"]
+
+BY_INGEST = "ingest --dates-from-text"
+BY_REVIEW = "review --accept-dates"
+_DATE_FIELDS = ("valid_from", "modified_at")
+
+
+def _key(name: str) -> str:
+    return re.sub(r"[\W_]+", " ", clean_name(name).casefold()).strip()
+
+
+@dataclass(frozen=True)
+class Titles:
+    """Document ids by id and by title, normalised (case, markup, punctuation)."""
+
+    ids: Mapping[str, frozenset[str]] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, pairs: Iterable[tuple[str, str]]) -> Titles:
+        """From ``(id, title)`` pairs; an id also counts by its last path part."""
+        found: dict[str, set[str]] = {}
+        for doc_id, title in pairs:
+            for name in {doc_id, doc_id.rsplit("/", 1)[-1], title}:
+                if name and _key(name):
+                    found.setdefault(_key(name), set()).add(doc_id)
+        return cls({k: frozenset(v) for k, v in found.items()})
+
+    def resolve(self, name: str, *, besides: str) -> str | None:
+        """The one document other than ``besides`` that ``name`` names, else None."""
+        ids = self.ids.get(_key(name), frozenset()) - {besides}
+        return next(iter(ids)) if len(ids) == 1 else None
+
+
+def adoptable(doc: Document, titles: Titles, *, tz: tzinfo = UTC
+              ) -> list[tuple[Proposal, Any]]:
+    """The proposals ``adopt`` would use, each with the field value it becomes (an
+    ``Interval`` for a date, a document id for ``supersedes``)."""
+    out: list[tuple[Proposal, Any]] = []
+    for proposal in proposals_of(doc.metadata):
+        value = _value(doc, proposal, titles, tz=tz)
+        # One proposal per date field (``propose`` keeps the first), names may be several.
+        if value is not None and all(v != value for _, v in out):
+            out.append((proposal, value))
+    return out
+
+
+def adopt(doc: Document, titles: Titles, *, by: str, tz: tzinfo = UTC) -> Document:
+    """``doc`` with its empty date and link fields filled from its proposals."""
+    chosen = adoptable(doc, titles, tz=tz)
+    if not chosen:
+        return doc
+    changes: dict[str, Any] = {}
+    record = dict(doc.metadata.get(FROM_TEXT) or {})
+    for proposal, value in chosen:
+        if proposal.field == "supersedes":
+            changes["supersedes"] = (*changes.get("supersedes", ()), value)
+        else:
+            changes[proposal.field] = value
+        entry = {"value": proposal.value, "sentence": proposal.sentence,
+                 "start": proposal.start, "end": proposal.end, "by": by}
+        if proposal.field == "supersedes":
+            entry["value"] = [*(record.get("supersedes", {}).get("value", [])), value]
+            entry["names"] = [*(record.get("supersedes", {}).get("names", [])),
+                              proposal.value]
+        record[proposal.field] = entry
+    return replace(doc, **changes, metadata={**doc.metadata, FROM_TEXT: record})
+
+
+def _value(doc: Document, proposal: Proposal, titles: Titles, *, tz: tzinfo) -> Any:
+    if proposal.field == "supersedes":
+        adopted = (doc.metadata.get(FROM_TEXT) or {}).get("supersedes", {}).get("value", [])
+        if set(doc.supersedes) - set(adopted):  # the document states its own links
+            return None
+        target = titles.resolve(proposal.value, besides=doc.id)
+        return None if target is None or target in doc.supersedes else target
+    if proposal.field not in _DATE_FIELDS or getattr(doc, proposal.field) is not None:
+        return None
+    try:
+        interval = parse_date(proposal.value, tz=tz)
+    except DateError:
+        return None
+    return interval if _in_order(doc, proposal.field, interval) else None
+
+
+def _in_order(doc: Document, name: str, interval: Interval) -> bool:
+    """A start from text must come before the document's stated end."""
+    if name != "valid_from" or doc.valid_to is None or doc.valid_to.start is None:
+        return True
+    return interval.start is not None and interval.start < doc.valid_to.start
