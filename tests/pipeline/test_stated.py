@@ -43,7 +43,7 @@ def test_proposals_are_stored_and_change_nothing_without_the_option(
         assert old.valid_from is None and new.supersedes == ()
         assert [p["field"] for p in new.metadata["_proposed"]] == [
             "valid_from", "modified_at", "supersedes"]
-        assert new.metadata["_proposed"][0]["sentence"] == "**Effective Date:** February 1, 2024"
+        assert new.metadata["_proposed"][0]["sentence"] == "Effective Date: February 1, 2024"
 
 
 def test_dates_from_text_fill_only_empty_fields_and_say_so(tmp_path: Path,

@@ -4,9 +4,9 @@ A PDF has no paragraphs, only positioned lines: lines are joined into paragraphs
 cut by a hyphen at a line end is joined again), a blank line ends a paragraph, a line
 that starts with a list marker starts one, and a line much shorter than the page's
 longest ends one: wrapped prose fills its lines up to its last, so a short line is the
-end of a paragraph or a line of its own (a heading, a list item, a table cell). The source map maps each page's
-text to its 1-based page number. A PDF with no text layer (a scan) is refused: OCR it
-first.
+end of a paragraph or a line of its own (a heading, a list item, a table cell). The source
+map maps each page's text to its 1-based page number. A PDF with no text layer (a scan)
+is refused: OCR it first.
 """
 
 from __future__ import annotations
