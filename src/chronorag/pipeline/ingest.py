@@ -29,7 +29,6 @@ from chronorag.extensions import Claim, IngestExtension
 from chronorag.ingest import (
     CHUNKER_VERSION,
     CheckedFile,
-    check_paths,
     chunk_document,
     read_documents,
 )
@@ -42,7 +41,7 @@ from chronorag.pipeline.embedding import (
     sentence_texts,
     stored_vectors,
 )
-from chronorag.pipeline.sources import ReplacementCheck, id_root
+from chronorag.pipeline.sources import StoreCheck
 from chronorag.retrieve.base import Embedder
 from chronorag.store.base import PreparedDocument, Store, WriteReport, derivation
 
@@ -150,7 +149,7 @@ def ingest_paths(
     (``chronorag.pipeline.sources``).
     """
     files, claims = _validate(paths, tz=tz, extensions=extensions,
-                              check=_Check(store, root, replace))
+                              check=StoreCheck(store, root, replace))
     total = sum(f.documents for f in files)
     tally = _Tally()
     stamp = embedders.stamp()
@@ -186,27 +185,8 @@ def ingest_paths(
     )
 
 
-@dataclass(frozen=True)
-class _Check:
-    """How the document files are checked against the store: ids from paths relative to
-    ``root``, and no replacement of another file's document unless ``replace``."""
-
-    store: Store
-    root: str | PathLike[str] | None
-    replace: bool
-
-    def __call__(self, paths: Sequence[str | PathLike[str]], *, tz: tzinfo
-                 ) -> list[CheckedFile]:
-        replacing = None if self.replace else ReplacementCheck()
-        files = check_paths(paths, tz=tz, root=id_root(self.store, self.root), seen=replacing)
-        problems = [] if replacing is None else replacing.problems(self.store)
-        if problems:
-            raise ValidationError(problems)
-        return files
-
-
 def _validate(paths: Sequence[str | PathLike[str]], *, tz: tzinfo,
-              extensions: Sequence[IngestExtension], check: _Check
+              extensions: Sequence[IngestExtension], check: StoreCheck
               ) -> tuple[list[CheckedFile], list[Claim]]:
     """The document files, checked, and what each extension claimed: one
     ``ValidationError`` with every problem of both, before anything is written."""

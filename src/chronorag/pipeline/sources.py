@@ -11,14 +11,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import tzinfo
 from os import PathLike
 
-from chronorag.errors import FieldError
+from chronorag.errors import FieldError, ValidationError
+from chronorag.ingest import CheckedFile, check_paths
 from chronorag.ingest.ids import IdRoot, same_source, source_file
 from chronorag.model import Document
 from chronorag.store.base import Store
 
-__all__ = ["ReplacementCheck", "id_root"]
+__all__ = ["ReplacementCheck", "StoreCheck", "id_root"]
 
 # Stored documents are compared this many ids at a time (bounded queries and memory).
 _WINDOW = 1000
@@ -64,3 +66,22 @@ class ReplacementCheck:
                 out.append(FieldError(new.shown, 0, "id", f"would replace {old.id!r} read "
                                       f"from {source_file(old.source)}; pass --replace"))
         return out
+
+
+@dataclass(frozen=True)
+class StoreCheck:
+    """How the document files are checked against the store: ids from paths relative to
+    ``root``, and no replacement of another file's document unless ``replace``."""
+
+    store: Store
+    root: str | PathLike[str] | None
+    replace: bool
+
+    def __call__(self, paths: Sequence[str | PathLike[str]], *, tz: tzinfo
+                 ) -> list[CheckedFile]:
+        replacing = None if self.replace else ReplacementCheck()
+        files = check_paths(paths, tz=tz, root=id_root(self.store, self.root), seen=replacing)
+        problems = [] if replacing is None else replacing.problems(self.store)
+        if problems:
+            raise ValidationError(problems)
+        return files
