@@ -64,7 +64,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 # Commands that only read a store: one that does not exist is an error, not a new file.
-_READERS = frozenset({"ask", "review", "context", "reindex", "documents"})
+# (``ask`` checks after its options, below.)
+_READERS = frozenset({"review", "context", "reindex", "documents"})
 
 
 def _dispatch(args: argparse.Namespace) -> int:
@@ -107,7 +108,10 @@ def _dispatch(args: argparse.Namespace) -> int:
         return 0
     from chronorag.engine import Engine
 
-    with Engine(args.db or db_default(), tz=zone_of(args), llm=llm_of(args)) as engine:
+    llm = llm_of(args)  # a wrong --llm option is said before the store is looked at
+    if args.command == "ask":
+        require_store(args.db or db_default())
+    with Engine(args.db or db_default(), tz=zone_of(args), llm=llm) as engine:
         if args.command == "reindex":
             from chronorag.cli.progress import progress_bar
 
