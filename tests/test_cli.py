@@ -190,7 +190,8 @@ def test_bad_input_is_rejected_whole(case: dict[str, Any], base_db: Path, tmp_pa
         shutil.copyfile(BAD_INPUTS / name, path)
     before = _snapshot(base_db)
 
-    code, out, err = _run(capsys, "ingest", str(path), "--db", str(base_db))
+    code, out, err = _run(capsys, "ingest", str(path), "--db", str(base_db),
+                          "--root", str(tmp_path))
 
     assert code == 2
     assert out == ""

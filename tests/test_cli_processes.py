@@ -145,7 +145,9 @@ def test_two_concurrent_ingests_serialise_and_both_complete(tmp_path: Path) -> N
 def test_ask_on_an_empty_store_exits_cleanly_while_the_models_still_load(
         tmp_path: Path) -> None:
     # Answered (not found) before the cross-encoder has loaded: the process used to exit
-    # with onnxruntime still building the session, and abort.
+    # with onnxruntime still building the session, and abort. The store exists (as
+    # Engine or an ingest makes one) but holds no documents.
+    SQLiteStore(tmp_path / "empty.db").close()
     done = subprocess.run([sys.executable, "-c", "import sys; from chronorag.cli import main; "
                            "sys.exit(main(sys.argv[1:]))", "ask", "anything at all",
                            "--db", str(tmp_path / "empty.db"), "--json"],

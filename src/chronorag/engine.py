@@ -17,7 +17,7 @@ from chronorag.answer.generate import write_answer
 from chronorag.answer.llm import Generator
 from chronorag.clock import system_now
 from chronorag.config import SearchConfig, get_preset
-from chronorag.errors import ConfigError, StoreError
+from chronorag.errors import ConfigError, NotFoundError, StoreError
 from chronorag.extensions import Extension, IngestExtension, create_extensions
 from chronorag.model import Answer, Query
 from chronorag.people import Directory, load_directory
@@ -109,12 +109,17 @@ class Engine:
         refresh: bool = True,
         dates_from_text: bool = False,
         allow_dangling: bool = False,
+        root: str | PathLike[str] | None = None,
+        replace: bool = False,
     ) -> IngestReport:
         """Validate and store documents; a rejected ingest changes nothing.
 
-        ``dates_from_text`` fills missing valid_from, modified_at and supersedes from what
-        each text states ("Effective date: …", 本办法自…起施行); a supersedes/derived_from
-        naming an id neither stored nor ingested is rejected unless ``allow_dangling``.
+        A Markdown or text file is known by its path from ``root`` (default: the current
+        directory), or by the id it is already stored under; replacing a stored document
+        that was read from another file is rejected unless ``replace``. ``dates_from_text``
+        fills missing valid_from, modified_at and supersedes from what each text states
+        ("Effective date: …", 本办法自…起施行); a supersedes/derived_from naming an id
+        neither stored nor ingested is rejected unless ``allow_dangling``.
 
         Documents are committed in batches: an interrupted ingest keeps the batches it
         committed, and running it again completes it. Then the search indexes saved beside
@@ -124,7 +129,7 @@ class Engine:
         report = ingest_paths(
             self.store, [paths] if isinstance(paths, str | Path) else paths,
             embedders=self._ingest_embedders(), now=now or self.clock(), tz=self.tz,
-            progress=progress,
+            progress=progress, root=root, replace=replace,
             batching=batching or Batching(),
             extensions=[e for e in self.extensions.values() if isinstance(e, IngestExtension)],
             committed=self._after_commit() if refresh else None,
@@ -174,9 +179,17 @@ class Engine:
         return accepted
 
     def delete(self, ids: Sequence[str]) -> tuple[str, ...]:
-        """Delete documents with everything derived from them; the ids that existed.
-        The search indexes are brought up to date, as after an ingest."""
-        deleted = self.store.delete(ids)
+        """Delete documents with everything derived from them (chunks, sentences, time
+        mentions, vectors, their links), in one transaction; the ids deleted, sorted.
+        An id that is not stored raises ``NotFoundError`` and nothing is deleted. The
+        search indexes are then brought up to date, as after an ingest."""
+        with self.store.atomic():
+            missing = sorted(set(ids) - set(self.store.fingerprints(ids)))
+            if missing:
+                raise NotFoundError(
+                    f"no document {', '.join(map(repr, missing))} in the store; nothing was "
+                    "deleted (chronorag documents list shows the ids)")
+            deleted = self.store.delete(ids)
         if deleted:
             self.refresh_indexes()
         return deleted

@@ -77,6 +77,10 @@ class StoreError(ChronoragError):
     """The store could not be opened or written."""
 
 
+class NotFoundError(ChronoragError):
+    """A document (or another stored thing) asked for by id is not in the store."""
+
+
 class IngestError(ChronoragError):
     """An unexpected failure while preparing documents; names the file and document.
 

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from datetime import tzinfo
 from typing import TYPE_CHECKING, Any, TextIO
 
 from rich.markup import escape
 
-from chronorag.model import Answer, Evidence
+from chronorag.model import Answer, Document, Evidence, Interval
 from chronorag.people.model import Directory
 from chronorag.pipeline.accept import Accepted
 from chronorag.pipeline.ingest import IngestReport
@@ -17,26 +18,6 @@ from chronorag.store.base import ApiKey
 if TYPE_CHECKING:
     from chronorag.review import ReviewReport
     from chronorag.store.migrate import MigrationReport
-
-
-def progress_callback(stream: TextIO) -> Callable[[int, int], None] | None:
-    """A rich progress bar on a terminal; nothing when output is not a TTY."""
-    if not stream.isatty():
-        return None
-    from rich.progress import Progress
-
-    bar = Progress(transient=True)
-    task: list[Any] = []
-
-    def update(done: int, total: int) -> None:
-        if not task:
-            bar.start()
-            task.append(bar.add_task("ingesting documents", total=total))
-        bar.update(task[0], completed=done)
-        if done >= total:
-            bar.stop()
-
-    return update
 
 
 def ingest_report(report: IngestReport) -> str:
@@ -84,10 +65,11 @@ def print_answer(answer: Answer, *, file: TextIO) -> None:
     style = {"answered": "green", "uncertain": "yellow", "not_found": "red"}[answer.status.value]
     console.print(f"[bold {style}]{answer.status.value}[/bold {style}]: "
                   f"{escape(answer.answer or '—')}")
-    for i, ev in enumerate(answer.evidence, 1):
-        console.print(f"  {i}. {_evidence_line(ev)}")
-    for ev in answer.upcoming:
-        console.print(f"  [cyan]upcoming[/cyan] from {ev.valid_from}: {_evidence_line(ev)}")
+    for i, group in enumerate(_by_document(answer.evidence), 1):
+        console.print(f"  {i}. {_evidence_block(group)}")
+    for group in _by_document(answer.upcoming):
+        console.print(f"  [cyan]upcoming[/cyan] from {group[0].valid_from}: "
+                      f"{_evidence_block(group)}")
     if answer.flags:
         console.print(f"  flags: {escape(', '.join(answer.flags))}")
     if "generation" in answer.extras:
@@ -138,14 +120,29 @@ def _interval(c: dict[str, Any]) -> str:
     return f" [{c['start'] or '-inf'}, {c['end'] or '+inf'})"
 
 
-def _evidence_line(ev: Evidence) -> str:
-    text = ev.text if len(ev.text) <= 110 else ev.text[:107] + "..."
-    flags = f" [{', '.join(ev.flags)}]" if ev.flags else ""
-    mark = "" if ev.applicable else " (not applicable)"
-    owner = f", {ev.owner}" if ev.owner else ""
-    # escape(): rich would swallow "[superseded, derived_copy]" as markup.
-    return escape(f"{ev.title or ev.doc_id} ({ev.source_type or '?'}{owner}, "
-                  f"score {ev.score:.3f}){mark}{flags}\n     {text}")
+def _by_document(evidence: Sequence[Evidence]) -> list[list[Evidence]]:
+    """Evidence grouped by document, each group where its best chunk ranked."""
+    groups: dict[str, list[Evidence]] = {}
+    for ev in evidence:
+        groups.setdefault(ev.doc_id, []).append(ev)
+    return list(groups.values())
+
+
+def _evidence_block(group: Sequence[Evidence]) -> str:
+    """A document's header (title, id, source, owner, validity), then each of its chunks
+    with score, flags and text."""
+    first = group[0]
+    owner = f", {first.owner}" if first.owner else ""
+    title = f"{first.title} " if first.title and first.title != first.doc_id else ""
+    lines = [f"{title}[{first.doc_id}] ({first.source_type or '?'}{owner}; "
+             f"{validity(first.valid_from, first.valid_to)})"]
+    for ev in group:
+        text = ev.text if len(ev.text) <= 110 else ev.text[:107] + "..."
+        flags = f" [{', '.join(ev.flags)}]" if ev.flags else ""
+        mark = "" if ev.applicable else " (not applicable)"
+        lines.append(f"     - score {ev.score:.3f}{mark}{flags}: {text}")
+    # escape(): rich would swallow "[superseded, derived_copy]" or an id as markup.
+    return escape("\n".join(lines))
 
 
 def keys_table(keys: Sequence[ApiKey], *, as_json: bool = False) -> str:
@@ -175,3 +172,86 @@ def migration_report(report: MigrationReport) -> str:
                  + ("verified: both stores hold the same" if report.verified
                     else "NOT verified"))
     return "\n".join(lines)
+
+
+# -- stored documents (``chronorag documents``, ``GET /v1/documents``) ---------------------
+
+_TIME_FIELDS = ("valid_from", "valid_to", "occurred_at", "published_at", "modified_at")
+
+
+def _in_zone(value: Interval | None, tz: tzinfo) -> dict[str, Any] | None:
+    if value is None:
+        return None
+    return Interval(None if value.start is None else value.start.astimezone(tz),
+                    None if value.end is None else value.end.astimezone(tz),
+                    value.granularity).to_json()
+
+
+def document_json(doc: Document, *, tz: tzinfo) -> dict[str, Any]:
+    """Every field of a stored document; times as ``{"start", "end", "granularity"}``, in
+    ``tz`` (the zone naive times are read in)."""
+    return {
+        "id": doc.id, "title": doc.title, "text": doc.text, "source_type": doc.source_type,
+        "status": None if doc.status is None else doc.status.value,
+        **{name: _in_zone(getattr(doc, name), tz) for name in _TIME_FIELDS},
+        "ingested_at": None if doc.ingested_at is None else doc.ingested_at.isoformat(),
+        "supersedes": list(doc.supersedes), "derived_from": list(doc.derived_from),
+        "subject": doc.subject, "owner": doc.owner, "metadata": dict(doc.metadata),
+        "source": doc.source,
+    }
+
+
+def _start(value: Interval | None, tz: tzinfo) -> str | None:
+    return None if value is None or value.start is None else value.start.astimezone(
+        tz).isoformat()
+
+
+def document_summary(doc: Document, chunks: int, *, tz: tzinfo) -> dict[str, Any]:
+    """One row of the document list: id, title, source, validity (the starts of
+    ``valid_from`` and of the exclusive ``valid_to``, as evidence shows them), status,
+    supersedes and the number of chunks."""
+    return {"id": doc.id, "title": doc.title, "source": doc.source,
+            "valid_from": _start(doc.valid_from, tz), "valid_to": _start(doc.valid_to, tz),
+            "status": None if doc.status is None else doc.status.value,
+            "supersedes": list(doc.supersedes), "chunks": chunks}
+
+
+def validity(valid_from: str | None, valid_to: str | None) -> str:
+    """``[from, to)`` of a validity, or "no validity dates"."""
+    if valid_from is None and valid_to is None:
+        return "no validity dates"
+    return f"valid [{valid_from or '-inf'}, {valid_to or '+inf'})"
+
+
+def documents_table(rows: Sequence[Mapping[str, Any]]) -> str:
+    """``chronorag documents list``: one block per document."""
+    if not rows:
+        return "no documents; add some with: chronorag ingest PATH..."
+    lines = [f"{len(rows)} document(s)"]
+    for row in rows:
+        extra = [row["status"] or "no status", validity(row["valid_from"], row["valid_to"]),
+                 f"{row['chunks']} chunk(s)"]
+        if row["supersedes"]:
+            extra.append("supersedes " + ", ".join(row["supersedes"]))
+        lines.append(f"{row['id']}  {row['title'] or '(untitled)'}")
+        lines.append(f"    {'; '.join(extra)}")
+        lines.append(f"    source: {row['source'] or '?'}")
+    return "\n".join(lines)
+
+
+def document_text(doc: Mapping[str, Any]) -> str:
+    """``chronorag documents show``: each field that is set, then a blank line and the
+    text."""
+    lines = [f"id: {doc['id']}"]
+    for name, value in doc.items():
+        if name in ("id", "text") or value in (None, [], {}, ""):
+            continue
+        if isinstance(value, dict) and "granularity" in value:
+            shown = (f"[{value['start'] or '-inf'}, {value['end'] or '+inf'}) "
+                     f"{value['granularity'] or ''}").rstrip()
+        elif isinstance(value, list | dict):
+            shown = json.dumps(value, ensure_ascii=False)
+        else:
+            shown = str(value)
+        lines.append(f"{name}: {shown}")
+    return "\n".join([*lines, "", doc["text"]])

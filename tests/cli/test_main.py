@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from chronorag import cli
+from chronorag.store.sqlite import SQLiteStore
 
 
 @pytest.mark.parametrize("command", ["ask", "context"])
@@ -44,6 +45,7 @@ def test_a_reader_that_leaves_early_ends_the_command_quietly(tmp_path: Path) -> 
 @pytest.mark.slow  # the models start loading before the answer is printed
 def test_ask_into_a_closed_pipe_ends_quietly_after_the_models_have_loaded(
         tmp_path: Path) -> None:
+    SQLiteStore(tmp_path / "empty.db").close()  # a store without documents
     process = subprocess.Popen(
         [sys.executable, "-m", "chronorag.cli", "ask", "anything at all", "--json",
          "--db", str(tmp_path / "empty.db")],

@@ -56,7 +56,8 @@ def test_an_edited_turn_replaces_itself_and_the_turn_that_quotes_it(
     lines[0] = json.dumps({**turn, "text": "Did you go hiking on Sunday?"}, ensure_ascii=False)
     edited = tmp_path / "example.chat.jsonl"
     edited.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    report = engine.ingest([edited], now=NOW)
+    # The edit is a copy in another folder: replacing the stored turns is asked for.
+    report = engine.ingest([edited], now=NOW, replace=True)
     assert sorted(report.replaced) == ["hike-club/s1:1", "hike-club/s1:2"]
     assert len(report.unchanged) == 7 and report.added == ()
     [reply] = engine.store.documents(["hike-club/s1:2"])

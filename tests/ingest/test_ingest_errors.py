@@ -23,7 +23,7 @@ def _write(tmp_path: Path, name: str, content: str | bytes) -> Path:
 
 def _errors(*paths: Path | str) -> list[str]:
     with pytest.raises(ValidationError) as caught:
-        load_paths(list(paths))
+        load_paths(list(paths), root="/")  # ids from paths are not what these test
     lines = [str(e) for e in caught.value.errors]
     assert str(caught.value) == "\n".join(lines)
     assert caught.value.exit_code == 2
@@ -220,7 +220,7 @@ def test_problems_keep_the_field_order_with_the_date_range_after_every_date(
 
 def test_unknown_fields_are_metadata_over_an_explicit_metadata_object(tmp_path: Path) -> None:
     path = _write(tmp_path, "a.md", "---\nmetadata: {a: 1, b: 2}\nb: 3\nc: null\n---\nbody\n")
-    [source] = load_paths([path])
+    [source] = load_paths([path], root=tmp_path)
     # "_layout" is what the Markdown reader found, added after the user's fields.
     assert list(source.documents[0].metadata) == ["a", "b", "_layout"]
     assert {k: source.documents[0].metadata[k] for k in "ab"} == {"a": 1, "b": 3}

@@ -65,7 +65,7 @@ def test_date_field_is_an_interval_or_a_date_error(value: object) -> None:
 
 def _check(path: Path) -> None:
     try:
-        files = load_paths([path])
+        files = load_paths([path], root=path.parent)
     except ValidationError as exc:
         for error in exc.errors:
             assert error.path == str(path) and error.line >= 0 and error.field

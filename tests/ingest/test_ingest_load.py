@@ -21,7 +21,7 @@ def _by_id(files: list[SourceFile]) -> dict[str, object]:
 
 
 def test_folder_is_read_recursively_sorted_and_skips_hidden_and_other_files() -> None:
-    files = load_paths([KB])
+    files = load_paths([KB], root=KB)
     assert [Path(f.path).relative_to(KB).as_posix() for f in files] == [
         "facts.jsonl", "notes.txt", "policies/returns-v1.md", "policies/returns-v2.md"]
     assert [d.id for f in files for d in f.documents] == [
@@ -63,8 +63,8 @@ def test_markdown_with_front_matter() -> None:
 
 
 def test_markdown_defaults_id_from_file_and_title_from_heading() -> None:
-    doc = load_paths([KB / "policies" / "returns-v1.md"])[0].documents[0]
-    assert doc.id == "returns-v1"  # a file given directly: its name without suffix
+    doc = load_paths([KB / "policies" / "returns-v1.md"], root=KB)[0].documents[0]
+    assert doc.id == "policies/returns-v1"  # its path from the root, without suffix
     assert doc.title == "Returns (old)"
     assert doc.status is Status.RETIRED
     assert doc.valid_from is not None and doc.valid_from.granularity is Granularity.MINUTE
@@ -73,7 +73,7 @@ def test_markdown_defaults_id_from_file_and_title_from_heading() -> None:
 def test_text_file_without_front_matter(tmp_path: Path) -> None:
     path = tmp_path / "diary.txt"
     path.write_text("  Line one.\n\nLine two.\n", encoding="utf-8")
-    doc = load_paths([path])[0].documents[0]
+    doc = load_paths([path], root=tmp_path)[0].documents[0]
     assert (doc.id, doc.title, doc.text, doc.metadata) == (
         "diary", "diary", "Line one.\n\nLine two.", {})
 
@@ -121,7 +121,7 @@ def test_yaml_dates_and_numbers(tmp_path: Path) -> None:
     path = tmp_path / "a.md"
     path.write_text("---\nvalid_from: 2021\nvalid_to: 2022-03-04 10:00:00\n"
                     "occurred_at: null\nextra: {a: [1, 2]}\n---\nbody\n", encoding="utf-8")
-    doc = load_paths([path])[0].documents[0]
+    doc = load_paths([path], root=tmp_path)[0].documents[0]
     assert doc.valid_from is not None and doc.valid_from.granularity is Granularity.YEAR
     assert doc.valid_to is not None and doc.valid_to.granularity is Granularity.SECOND
     assert doc.occurred_at is None

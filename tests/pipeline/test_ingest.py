@@ -33,14 +33,17 @@ def _ingest(store: SQLiteStore, paths: list[Path], embedder, **options):
 
 def test_documents_are_committed_in_batches(tmp_path: Path, hash_embedder) -> None:
     path = _jsonl(tmp_path / "a.jsonl", 10)
-    seen: list[tuple[int, int]] = []
+    seen: list[indexer.IngestProgress] = []
     with SQLiteStore(tmp_path / "kb.db") as store:
         before = store.generation()
         report = _ingest(store, [path], hash_embedder, batching=Batching(docs=3),
-                         progress=lambda done, total: seen.append((done, total)))
+                         progress=seen.append)
         assert len(report.added) == 10 and report.chunks == 10
         assert store.generation() - before == 4  # one committed write per batch
-        assert seen == [(3, 10), (6, 10), (9, 10), (10, 10)]
+        # Once when the file starts, then after each committed batch.
+        assert [(p.done, p.total, p.chunks) for p in seen] == [
+            (0, 10, 0), (3, 10, 3), (6, 10, 6), (9, 10, 9), (10, 10, 10)]
+        assert {(p.file, p.files, p.path) for p in seen} == {(1, 1, str(path))}
         counts = store.count()
         assert counts["documents"] == counts["chunks"] == counts["vectors"] == 10
 
@@ -240,12 +243,12 @@ def test_an_edited_document_embeds_only_its_changed_chunks(
         chunks = store.count()["chunks"]
         assert chunks >= 3 and counting.texts == chunks
         edited = first.replace("Paragraph 2 says", "Paragraph 2 now says")
-        report = _ingest(store, [_doc(tmp_path / "b.jsonl", edited)], counting)
+        report = _ingest(store, [_doc(tmp_path / "a.jsonl", edited)], counting)
         assert report.replaced == ("d",)
         assert chunks < counting.texts < 2 * chunks  # the unchanged chunks were reused
         fresh = _Counting(hash_embedder)
         with SQLiteStore(tmp_path / "fresh.db") as other:
-            _ingest(other, [_doc(tmp_path / "b.jsonl", edited)], fresh)
+            _ingest(other, [_doc(tmp_path / "a.jsonl", edited)], fresh)
             ids = [c.id for c in other.chunks()]
             expected = other.chunk_vectors(ids, fresh.name)
         got = store.chunk_vectors(ids, counting.name)

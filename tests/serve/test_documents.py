@@ -145,3 +145,41 @@ def test_questions_are_answered_while_an_upload_ingests(fast_served: Served) -> 
     with fast_served.client(fast_served.user_key) as client:
         after = client.post("/v1/ask", json={"question": "When does the canteen open?"})
     assert any(e["doc_id"].startswith("bulk-") for e in after.json()["evidence"])
+
+
+def test_the_list_holds_what_the_key_may_see(fast_served: Served) -> None:
+    store = fast_served.service.reader.store
+    every = store.document_ids()
+    records = {d.id: d.subject for d in store.documents(text=False) if d.subject}
+    assert records  # the family records: some are private to their subjects
+    with fast_served.client(fast_served.admin_key) as client:
+        rows = client.get("/v1/documents").json()["documents"]
+    assert [r["id"] for r in rows] == every
+    counts = store.chunk_counts()
+    assert all(r["chunks"] == counts[r["id"]] for r in rows)
+    assert set(rows[0]) == {"id", "title", "source", "valid_from", "valid_to", "status",
+                            "supersedes", "chunks"}
+    visible = store.visible_doc_ids("stranger")
+    assert visible is not None and set(records) - visible
+    with fast_served.client(fast_served.keys["stranger"]) as client:
+        seen = [r["id"] for r in client.get("/v1/documents").json()["documents"]]
+    assert seen == [i for i in every if i in visible]
+    with fast_served.client() as client:
+        _error(client.get("/v1/documents"), 401, "unauthorized")
+
+
+def test_an_upload_replaces_another_files_document_only_when_asked(
+        fast_served: Served) -> None:
+    with fast_served.client(fast_served.admin_key) as client:
+        client.post("/v1/documents?name=first.jsonl", content=_doc("twice", "One.") + "\n",
+                    headers=NDJSON).raise_for_status()
+        body = _doc("twice", "Two.") + "\n"
+        error = _error(client.post("/v1/documents?name=second.jsonl", content=body,
+                                   headers=NDJSON), 422, "invalid_documents")
+        assert error["errors"][0] == {
+            "file": "second.jsonl", "line": 0, "field": "id",
+            "reason": "would replace 'twice' read from first.jsonl; pass --replace"}
+        report = client.post("/v1/documents?name=second.jsonl&replace=true", content=body,
+                             headers=NDJSON).json()
+        assert report["replaced"] == 1
+        assert client.get("/v1/documents/twice").json()["source"] == "second.jsonl:1"

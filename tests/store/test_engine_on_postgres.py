@@ -59,6 +59,10 @@ def test_cli_commands_take_a_postgres_uri(pg_uri: str, command: list[str],
                                           capsys: pytest.CaptureFixture[str]) -> None:
     from chronorag import cli
 
+    if command[0] == "review":  # a reader: the database must hold a store already
+        assert cli.main([*command, "--db", pg_uri]) == 1
+        assert "no store at" in capsys.readouterr().err
+        PostgresStore(pg_uri).close()
     assert cli.main([*command, "--db", pg_uri]) == 0
     out = capsys.readouterr().out
     assert out.splitlines()[-1].startswith("crk_") if command[0] == "keys" else "undated" in out

@@ -204,6 +204,31 @@ def test_delete(store: Store, make: Make) -> None:
     assert store.generation() == gen
 
 
+def test_a_delete_inside_a_failed_block_is_taken_back(store: Store, make: Make) -> None:
+    store.write([make("a"), make("b")])
+    before = _snapshot(store)
+    with pytest.raises(RuntimeError), store.atomic():
+        assert store.delete(["a"]) == ("a",)
+        raise RuntimeError("a later check failed")
+    assert _snapshot(store) == before
+
+
+def test_chunk_counts(store: Store, make: Make) -> None:
+    store.write([make("a", n_chunks=3), make("b"), make("bare", n_chunks=0, embedders=())])
+    assert store.chunk_counts() == {"a": 3, "b": 2, "bare": 0}
+    assert store.chunk_counts(["bare", "a", "missing"]) == {"a": 3, "bare": 0}
+    assert store.chunk_counts([]) == {}
+
+
+def test_ids_by_source(store: Store, make: Make) -> None:
+    store.write([make("x", source="/kb/x.md"), make("b", source="/kb/facts.jsonl:1"),
+                 make("a", source="/kb/shared.md"), make("c", source="/kb/shared.md"),
+                 make("unsourced")])
+    assert store.ids_by_source(["/kb/x.md", "/kb/shared.md", "/kb/facts.jsonl",
+                                "missing.md"]) == {"/kb/x.md": "x", "/kb/shared.md": "a"}
+    assert store.ids_by_source([]) == {}
+
+
 def test_chunk_without_sentences(store: Store, make: Make) -> None:
     ok = make("a")
     bare = dataclasses.replace(ok, chunks=tuple(

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from chronorag import render
 from chronorag.cli import commands
 from chronorag.cli.commands import db_default, llm_of, zone_of
+from chronorag.cli.documents import documents, forget_new_store, require_store
 from chronorag.cli.parser import build_parser, judges
 from chronorag.clock import system_now
 from chronorag.errors import ChronoragError, ValidationError
@@ -62,7 +63,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
 
 
+# Commands that only read a store: one that does not exist is an error, not a new file.
+# (``ask`` checks after its options, below.)
+_READERS = frozenset({"review", "context", "reindex", "documents"})
+
+
 def _dispatch(args: argparse.Namespace) -> int:
+    if args.command in _READERS or (args.command == "keys" and args.action == "list"):
+        require_store(args.db or db_default())
     if args.command == "time":
         return commands.time(args)
     if args.command == "demo":
@@ -81,6 +89,10 @@ def _dispatch(args: argparse.Namespace) -> int:
         return commands.keys(args)
     if args.command == "migrate":
         return commands.migrate(args)
+    if args.command == "documents":
+        return documents(args, args.db or db_default())
+    if args.command == "ingest":
+        return _ingest(args)
     if args.command == "serve":
         from chronorag.serve import Limits, run
 
@@ -96,18 +108,21 @@ def _dispatch(args: argparse.Namespace) -> int:
         return 0
     from chronorag.engine import Engine
 
-    with Engine(args.db or db_default(), tz=zone_of(args), llm=llm_of(args)) as engine:
-        if args.command in ("ingest", "reindex"):
-            progress = render.progress_callback(sys.stderr)
-            batching = Batching(docs=args.batch)
-            if args.command == "ingest":
-                report = engine.ingest(args.paths, now=system_now(), progress=progress,
-                                       batching=batching, dates_from_text=args.dates_from_text,
-                                       allow_dangling=args.allow_dangling)
-            else:
+    llm = llm_of(args)  # a wrong --llm option is said before the store is looked at
+    if args.command == "ask":
+        require_store(args.db or db_default())
+    with Engine(args.db or db_default(), tz=zone_of(args), llm=llm) as engine:
+        if args.command == "reindex":
+            from chronorag.cli.progress import progress_bar
+
+            bar = progress_bar(sys.stderr, quiet=args.quiet, what="reindexing")
+            try:
                 report = engine.reindex(embedder=args.embedder, judges=judges(args.judges),
-                                        force=args.force, progress=progress,
-                                        batching=batching)
+                                        force=args.force, progress=bar,
+                                        batching=Batching(docs=args.batch))
+            finally:
+                if bar is not None:
+                    bar.close()
             print(json.dumps(report.to_json()) if args.json else render.ingest_report(report))
             return 0
         if args.command == "people":
@@ -129,3 +144,32 @@ def _dispatch(args: argparse.Namespace) -> int:
             # builds a session: that aborts it (SIGABRT).
             warming.join()
         return 0
+
+
+def _ingest(args: argparse.Namespace) -> int:
+    """Ingest, making the store when it does not exist yet (and saying so on stderr);
+    a rejected first ingest leaves no store behind."""
+    from chronorag.cli.progress import progress_bar
+    from chronorag.engine import Engine
+    from chronorag.store.opening_uri import store_exists
+
+    db = args.db or db_default()
+    new = not store_exists(db)
+    bar = progress_bar(sys.stderr, quiet=args.quiet)
+    try:
+        with Engine(db, tz=zone_of(args)) as engine:
+            report = engine.ingest(args.paths, now=system_now(), progress=bar,
+                                   batching=Batching(docs=args.batch), root=args.root,
+                                   replace=args.replace, dates_from_text=args.dates_from_text,
+                                   allow_dangling=args.allow_dangling)
+    except ValidationError:
+        if new:
+            forget_new_store(db)
+        raise
+    finally:
+        if bar is not None:
+            bar.close()
+    if new:
+        print(f"created a new store at {db!r}", file=sys.stderr)
+    print(json.dumps(report.to_json()) if args.json else render.ingest_report(report))
+    return 0

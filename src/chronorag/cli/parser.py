@@ -64,6 +64,11 @@ def _stated_options(p: argparse.ArgumentParser) -> None:
                         "is a warning, not an error")
 
 
+def _quiet_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--quiet", action="store_true",
+                   help="no progress bar (there is none when stderr is not a terminal)")
+
+
 def judges(value: str | None) -> list[str] | None:
     if value is None:
         return None
@@ -88,6 +93,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("paths", nargs="+")
     _store_options(p)
     _batch_option(p)
+    p.add_argument("--root", default=None, metavar="DIR",
+                   help="a file without an id of its own is known by its path from DIR, "
+                        "without suffix (default: the current directory)")
+    p.add_argument("--replace", action="store_true",
+                   help="let documents replace stored ones of the same id that were read "
+                        "from another file")
+    _quiet_option(p)
     p.add_argument("--json", action="store_true")
     _stated_options(p)
 
@@ -103,6 +115,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--force", action="store_true",
                    help="rebuild every document, not only those made another way")
     _batch_option(p)
+    _quiet_option(p)
     p.add_argument("--json", action="store_true")
 
     p = sub.add_parser("ask", help="answer a question with evidence")
@@ -163,6 +176,22 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--shares", default=None,
                    help="budget shares, e.g. tables=0.3,columns=0.25,metrics=0.15")
     p.add_argument("--json", action="store_true")
+
+    p = sub.add_parser("documents", help="list, show or delete stored documents")
+    docs_sub = p.add_subparsers(dest="action", required=True)
+    d = docs_sub.add_parser("list", help="id, title, source, validity, status, supersedes "
+                            "and chunks of every document")
+    _store_options(d)
+    d.add_argument("--json", action="store_true")
+    d = docs_sub.add_parser("show", help="one document's fields and text")
+    d.add_argument("id")
+    _store_options(d)
+    d.add_argument("--json", action="store_true")
+    d = docs_sub.add_parser("delete", help="delete documents with their chunks, vectors "
+                            "and links, all or none")
+    d.add_argument("ids", nargs="+", metavar="ID")
+    d.add_argument("--db", default=None)
+    d.add_argument("--json", action="store_true")
 
     p = sub.add_parser("people", help="people, aliases and who may see whose records")
     people_sub = p.add_subparsers(dest="action", required=True)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, tzinfo
 from os import PathLike
@@ -27,11 +27,13 @@ from chronorag.errors import FieldError, ValidationError
 from chronorag.ingest.conversation import conversation_documents, is_conversation
 from chronorag.ingest.formats import Extracted, FormatError, Reader, reader_for
 from chronorag.ingest.frontmatter import split_front_matter
+from chronorag.ingest.ids import IdRoot, file_ids
 from chronorag.ingest.links import Link, links_of
 from chronorag.ingest.validate import DateReading, RawRecord, build_document
 from chronorag.model import Document
 
-__all__ = ["SUFFIXES", "CheckedFile", "SourceFile", "check_paths", "load_paths", "read_documents"]
+__all__ = ["SUFFIXES", "CheckedFile", "IdRoot", "SourceFile", "check_paths", "load_paths",
+           "read_documents"]
 
 log = logging.getLogger(__name__)
 
@@ -52,11 +54,13 @@ class SourceFile:
 
 @dataclass(frozen=True)
 class _Input:
-    """A file to read; ``default_id`` is the id a Markdown/text file gets without one."""
+    """A file to read; ``default_id`` is the id a Markdown/text file gets without one,
+    ``source`` what its documents record as where they were read from."""
 
     path: Path
     shown: str
     default_id: str
+    source: str = ""
 
 
 @dataclass(frozen=True)
@@ -91,17 +95,23 @@ class CheckedFile:
 MAX_ERRORS_PER_FILE = 100
 
 
-def check_paths(paths: Sequence[str | PathLike[str]], *, tz: tzinfo = UTC) -> list[CheckedFile]:
+def check_paths(paths: Sequence[str | PathLike[str]], *, tz: tzinfo = UTC,
+                root: str | PathLike[str] | IdRoot | None = None,
+                seen: Callable[[Document, str, int], None] | None = None
+                ) -> list[CheckedFile]:
     """Validate every document under ``paths`` without keeping any of them.
 
     Files are ``.jsonl`` (one JSON object a line, read line by line; ``*.chat.jsonl``:
     one conversation turn a line), ``.md``/``.txt`` (optional YAML front matter, the body
     is the text) or folders of them, read recursively in sorted order. Naive dates are
-    read in ``tz``. Raises ``ValidationError`` listing every problem of every file
-    (``path:line: field: reason``).
+    read in ``tz``. A file without ids of its own is known by its path relative to
+    ``root`` (default: the current directory; an ``IdRoot`` also finds the id a file is
+    already stored under, see ``chronorag.ingest.ids``); a ``Named`` file by its name.
+    ``seen`` receives each valid document with its file and line. Raises
+    ``ValidationError`` listing every problem of every file (``path:line: field: reason``).
     """
     errors: list[FieldError] = []
-    inputs = _collect_inputs(paths, errors)
+    inputs = _collect_inputs(paths, errors, root if isinstance(root, IdRoot) else IdRoot(root))
     first: dict[str, tuple[str, int]] = {}
     checked: list[CheckedFile] = []
     for item in inputs:
@@ -114,6 +124,8 @@ def check_paths(paths: Sequence[str | PathLike[str]], *, tz: tzinfo = UTC) -> li
                 continue
             count += 1
             links += links_of(document, path=item.shown, line=line, file=str(item.path))
+            if seen is not None:
+                seen(document, item.shown, line)
             if document.id in first:
                 where = "{}:{}".format(*first[document.id])
                 errors.append(FieldError(item.shown, line, "id",
@@ -144,12 +156,14 @@ def read_documents(checked: CheckedFile, *, tz: tzinfo = UTC) -> Iterator[Docume
             yield document
 
 
-def load_paths(paths: Sequence[str | PathLike[str]], *, tz: tzinfo = UTC) -> list[SourceFile]:
+def load_paths(paths: Sequence[str | PathLike[str]], *, tz: tzinfo = UTC,
+               root: str | PathLike[str] | IdRoot | None = None) -> list[SourceFile]:
     """Read and validate every document under ``paths`` into memory (see ``check_paths``).
 
     Nothing is returned when any document is invalid: ``ValidationError`` lists them all.
     """
-    return [SourceFile(f.path, tuple(read_documents(f, tz=tz))) for f in check_paths(paths, tz=tz)]
+    return [SourceFile(f.path, tuple(read_documents(f, tz=tz)))
+            for f in check_paths(paths, tz=tz, root=root)]
 
 
 def _documents(item: _Input, *, tz: tzinfo, readings: list[DateReading] | None = None
@@ -167,7 +181,8 @@ def _documents(item: _Input, *, tz: tzinfo, readings: list[DateReading] | None =
         yield document, record.field_lines.get("id", record.line), problems
 
 
-def _collect_inputs(paths: Sequence[str | PathLike[str]], errors: list[FieldError]) -> list[_Input]:
+def _collect_inputs(paths: Sequence[str | PathLike[str]], errors: list[FieldError],
+                    ids: IdRoot) -> list[_Input]:
     inputs: list[_Input] = []
     seen: set[Path] = set()
     for given in paths:
@@ -190,7 +205,28 @@ def _collect_inputs(paths: Sequence[str | PathLike[str]], errors: list[FieldErro
             if item is not None and item.path.resolve() not in seen:
                 seen.add(item.path.resolve())
                 inputs.append(item)
-    return inputs
+    return _with_path_ids(inputs, errors, ids)
+
+
+def _with_path_ids(inputs: list[_Input], errors: list[FieldError], ids: IdRoot
+                   ) -> list[_Input]:
+    """Files read from disk with their ids from their paths (``chronorag.ingest.ids``)
+    and the file as their source; a ``Named`` upload keeps its name for both."""
+    on_disk = [i for i, item in enumerate(inputs) if not item.source]
+    made = iter(file_ids([(inputs[i].path, inputs[i].shown) for i in on_disk
+                          if inputs[i].path.suffix.lower() != ".jsonl"], ids))
+    out = list(inputs)
+    for i in on_disk:
+        item = inputs[i]
+        default_id = item.default_id
+        if item.path.suffix.lower() != ".jsonl":
+            found = next(made)
+            if isinstance(found, FieldError):
+                errors.append(found)
+                continue
+            default_id = found
+        out[i] = _Input(item.path, item.shown, default_id, str(item.path.resolve()))
+    return [item for item in out if item.source]
 
 
 def _single_file(path: Path, errors: list[FieldError], *, name: str | None = None
@@ -201,7 +237,7 @@ def _single_file(path: Path, errors: list[FieldError], *, name: str | None = Non
         errors.append(FieldError(shown, 0, "path", f"unsupported file type {suffix!r}; use "
                                  + ", ".join(SUFFIXES)))
         return None
-    return _Input(path, shown, PurePosixPath(shown).stem)
+    return _Input(path, shown, PurePosixPath(shown).stem, "" if name is None else name)
 
 
 def _walk_folder(folder: Path) -> Iterator[_Input]:
@@ -301,7 +337,7 @@ def _json_record(item: _Input, number: int, line: str) -> RawRecord | FieldError
     if not isinstance(value, dict):
         return FieldError(item.shown, number, "json",
                           f"must be a JSON object, got {type(value).__name__}")
-    return RawRecord(item.shown, number, value, f"{item.shown}:{number}")
+    return RawRecord(item.shown, number, value, f"{item.source}:{number}")
 
 
 def _read_text_file(item: _Input, text: str, reader: Reader | None
@@ -331,7 +367,7 @@ def _read_text_file(item: _Input, text: str, reader: Reader | None
     # Problems with the body are reported where the body starts; a front-matter field
     # at the line of its key; anything else (a default id) at line 1.
     lines = {"text": front.body_line, **front.field_lines}
-    out.append(RawRecord(item.shown, 1, fields, item.shown, field_lines=lines,
+    out.append(RawRecord(item.shown, 1, fields, item.source, field_lines=lines,
                          defaults=defaults, layout=layout))
     return out
 

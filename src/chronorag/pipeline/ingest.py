@@ -29,7 +29,6 @@ from chronorag.extensions import Claim, IngestExtension
 from chronorag.ingest import (
     CHUNKER_VERSION,
     CheckedFile,
-    check_paths,
     chunk_document,
     read_documents,
 )
@@ -43,12 +42,29 @@ from chronorag.pipeline.embedding import (
     sentence_texts,
     stored_vectors,
 )
+from chronorag.pipeline.sources import StoreCheck
 from chronorag.retrieve.base import Embedder
 from chronorag.store.base import PreparedDocument, Store, WriteReport, derivation
 
 log = logging.getLogger(__name__)
 
-Progress = Callable[[int, int], None]
+
+
+@dataclass(frozen=True)
+class IngestProgress:
+    """How far an ingest or reindex is: ``done`` of ``total`` documents, ``chunks``
+    written so far, and the input file being read (``file`` of ``files``, 1-based;
+    ``path`` as given; 0 and "" for a reindex, which reads the store)."""
+
+    done: int
+    total: int
+    chunks: int = 0
+    file: int = 0
+    files: int = 0
+    path: str = ""
+
+
+Progress = Callable[[IngestProgress], None]
 
 # Everything else that escapes a chunker or embedder is a failure to report, including a
 # Rust extension's panic (pyo3's PanicException derives from BaseException).
@@ -124,6 +140,8 @@ def ingest_paths(
     committed: Callable[[], None] | None = None,
     dates_from_text: bool = False,
     allow_dangling: bool = False,
+    root: str | PathLike[str] | None = None,
+    replace: bool = False,
 ) -> IngestReport:
     """Validate every file, then store its documents in committed batches.
 
@@ -139,25 +157,33 @@ def ingest_paths(
     file an extension claims) is invalid. A document is unchanged (skipped) when its
     text, chunker version and embedders all match what is stored. What ``extensions``
     claim is written in one transaction with the documents (embedded with the chunk
-    embedders).
+    embedders). A file without ids of its own is known by its path from ``root`` (default:
+    the current directory) unless it is stored already; replacing a stored document read
+    from another file is a ``ValidationError`` unless ``replace``
+    (``chronorag.pipeline.sources``).
     """
-    files, claims = _validate(paths, tz=tz, extensions=extensions)
+    files, claims = _validate(paths, tz=tz, extensions=extensions,
+                              check=StoreCheck(store, root, replace))
     notes = stated.check_links(store, files, allow_dangling=allow_dangling)
     adopting = stated.Adopting(store, files, tz=tz) if dates_from_text else None
     total = sum(f.documents for f in files)
     tally = _Tally()
     stamp = embedders.stamp()
 
+    def report(number: int, path: str) -> None:
+        if progress is not None:
+            progress(IngestProgress(tally.done, total, tally.chunks, number, len(files), path))
+
     def run(after_batch: Callable[[], None] | None) -> None:
-        for checked in files:
+        for number, checked in enumerate(files, 1):
+            report(number, checked.path)
             documents = read_documents(checked, tz=tz)
             if adopting is not None:
                 documents = adopting.apply(documents)
             for batch in _batches(documents, batching):
                 _ingest_batch(store, checked.path, batch, embedders=embedders, now=now,
                               stamp=stamp, tally=tally, tz=tz)
-                if progress is not None:
-                    progress(tally.done, total)
+                report(number, checked.path)
                 if after_batch is not None:
                     after_batch()
 
@@ -195,7 +221,8 @@ def rewrite_documents(store: Store, documents: Sequence[Document], *, embedders:
 
 
 def _validate(paths: Sequence[str | PathLike[str]], *, tz: tzinfo,
-              extensions: Sequence[IngestExtension]) -> tuple[list[CheckedFile], list[Claim]]:
+              extensions: Sequence[IngestExtension], check: StoreCheck
+              ) -> tuple[list[CheckedFile], list[Claim]]:
     """The document files, checked, and what each extension claimed: one
     ``ValidationError`` with every problem of both, before anything is written."""
     claims: list[Claim] = []
@@ -206,12 +233,12 @@ def _validate(paths: Sequence[str | PathLike[str]], *, tz: tzinfo,
             claims.append(claim)
         rest = claim.documents
     if not claims:
-        return check_paths(rest, tz=tz), []
+        return check(rest, tz=tz), []
     errors: list[FieldError] = []
     files: list[CheckedFile] = []
     if rest:
         try:
-            files = check_paths(rest, tz=tz)
+            files = check(rest, tz=tz)
         except ValidationError as exc:
             errors += exc.errors
     errors += [e for c in claims for e in c.errors]
@@ -243,7 +270,7 @@ def reindex_documents(store: Store, *, embedders: Embedders, force: bool = False
         _write_batch(store, "(stored documents)", todo, embedders=embedders, stamp=stamp,
                      tally=tally, stored=stored, force=True, tz=tz)
         if progress is not None:
-            progress(tally.done, len(ids))
+            progress(IngestProgress(tally.done, len(ids), tally.chunks))
     return IngestReport(files=0, added=(), replaced=tuple(tally.replaced),
                         unchanged=tuple(tally.unchanged), chunks=tally.chunks)
 

@@ -177,10 +177,12 @@ def time_extract(key: Caller, ctx: Ctx, body: ExtractBody) -> dict[str, Any]:
 
 @router.post("/documents", tags=["documents"])
 async def upload(request: Request, key: Caller, ctx: Ctx,
-                 name: Annotated[str, Query(max_length=200)] = "upload.jsonl"
-                 ) -> dict[str, Any]:
+                 name: Annotated[str, Query(max_length=200)] = "upload.jsonl",
+                 replace: Annotated[bool, Query()] = False) -> dict[str, Any]:
     """Ingest a JSON Lines body (``application/x-ndjson``) or files sent as
-    ``multipart/form-data`` in the field ``files``; all or nothing, like the CLI."""
+    ``multipart/form-data`` in the field ``files``; all or nothing, like the CLI. Each
+    file keeps its name (a Markdown file's id is its name without suffix); ``replace``
+    lets a document replace a stored one read from another file (``ingest --replace``)."""
     require_admin(key, "uploading documents")
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if kind in (NDJSON, "application/jsonl"):
@@ -194,8 +196,15 @@ async def upload(request: Request, key: Caller, ctx: Ctx,
                        "Lines body) or multipart/form-data (files in the field 'files')")
     now = ctx.now(None)
     result: dict[str, Any] = await anyio.to_thread.run_sync(
-        lambda: ctx.service.ingest(key, uploads, now=now))
+        lambda: ctx.service.ingest(key, uploads, now=now, replace=replace))
     return result
+
+
+@router.get("/documents", tags=["documents"])
+def list_documents(key: Caller, ctx: Ctx) -> dict[str, Any]:
+    """``chronorag documents list --json`` as ``{"documents": [...]}``: id, title, source,
+    valid_from, valid_to, status, supersedes and chunks of each document the key may see."""
+    return ctx.service.documents(key)
 
 
 @router.get("/documents/{doc_id:path}", tags=["documents"])

@@ -21,10 +21,11 @@ from typing import Any
 from chronorag.answer.llm import Generator
 from chronorag.config import SearchConfig
 from chronorag.engine import Engine
-from chronorag.errors import FieldError, ValidationError
+from chronorag.errors import FieldError, NotFoundError, ValidationError
 from chronorag.ingest import SUFFIXES, Named
-from chronorag.model import Answer, Document, Interval
+from chronorag.model import Answer
 from chronorag.people.load import parse_directory
+from chronorag.render import document_json, document_summary
 from chronorag.store.base import ApiKey
 
 log = logging.getLogger(__name__)
@@ -152,6 +153,18 @@ class Service:
             raise ApiError(404, "not_found", f"no document {doc_id!r} in the store")
         return document_json(found[0], tz=self.tz)
 
+    def documents(self, key: ApiKey) -> dict[str, Any]:
+        """Every stored document the key may see, as ``chronorag documents list --json``
+        rows (id order)."""
+        store = self.reader.store
+        docs = store.documents(text=False)
+        if not key.admin:
+            visible = store.visible_doc_ids(key.user)
+            docs = docs if visible is None else [d for d in docs if d.id in visible]
+        counts = store.chunk_counts([d.id for d in docs])
+        return {"documents": [document_summary(d, counts.get(d.id, 0), tz=self.tz)
+                              for d in docs]}
+
     def review(self, key: ApiKey, *, as_of: datetime, threshold: float) -> dict[str, Any]:
         from chronorag.review import review
 
@@ -172,10 +185,12 @@ class Service:
 
     # -- writing ----------------------------------------------------------------------
 
-    def ingest(self, key: ApiKey, uploads: Sequence[Upload], *, now: datetime
-               ) -> dict[str, Any]:
+    def ingest(self, key: ApiKey, uploads: Sequence[Upload], *, now: datetime,
+               replace: bool = False) -> dict[str, Any]:
         """Validate every uploaded file, then ingest them all; a rejected upload changes
-        nothing (``ApiError`` 422 with each problem)."""
+        nothing (``ApiError`` 422 with each problem). An upload keeps its name: a
+        Markdown file's id is its name without suffix, and its documents' source is the
+        name; ``replace`` lets it replace documents read from another file."""
         require_admin(key, "uploading documents")
         names = _check_names(uploads)
         with tempfile.TemporaryDirectory(prefix="chronorag-upload-") as tmp:
@@ -186,7 +201,7 @@ class Service:
                 inputs.append(Named(path, name))
             with self._write_lock:
                 try:
-                    report = self._writer_engine().ingest(inputs, now=now)
+                    report = self._writer_engine().ingest(inputs, now=now, replace=replace)
                 except ValidationError as exc:
                     raise ApiError(422, "invalid_documents", f"rejected: {len(exc.errors)} "
                                    "problem(s); nothing was stored",
@@ -196,9 +211,11 @@ class Service:
     def delete(self, key: ApiKey, doc_id: str) -> dict[str, Any]:
         require_admin(key, "deleting documents")
         with self._write_lock:
-            deleted = self._writer_engine().delete([doc_id])
-        if not deleted:
-            raise ApiError(404, "not_found", f"no document {doc_id!r} in the store")
+            try:
+                deleted = self._writer_engine().delete([doc_id])
+            except NotFoundError:
+                raise ApiError(404, "not_found", f"no document {doc_id!r} in the store"
+                               ) from None
         return {"deleted": list(deleted)}
 
     def load_people(self, key: ApiKey, text: str, *, name: str) -> dict[str, Any]:
@@ -238,27 +255,3 @@ def _check_names(uploads: Sequence[Upload]) -> list[str]:
         raise ApiError(422, "invalid_documents", f"rejected: {len(problems)} problem(s); "
                        "nothing was stored", problems=problems)
     return names
-
-
-def _interval(value: Interval | None, tz: tzinfo) -> dict[str, Any] | None:
-    if value is None:
-        return None
-    return Interval(None if value.start is None else value.start.astimezone(tz),
-                    None if value.end is None else value.end.astimezone(tz),
-                    value.granularity).to_json()
-
-
-def document_json(doc: Document, *, tz: tzinfo) -> dict[str, Any]:
-    """Every field of a stored document; times as ``{"start", "end", "granularity"}``, in
-    ``tz`` (the zone the server reads naive times in)."""
-    return {
-        "id": doc.id, "title": doc.title, "text": doc.text, "source_type": doc.source_type,
-        "status": None if doc.status is None else doc.status.value,
-        **{name: _interval(getattr(doc, name), tz) for name in
-           ("valid_from", "valid_to", "occurred_at", "published_at", "modified_at")},
-        "ingested_at": None if doc.ingested_at is None else doc.ingested_at.isoformat(),
-        "supersedes": list(doc.supersedes), "derived_from": list(doc.derived_from),
-        "subject": doc.subject, "owner": doc.owner, "metadata": dict(doc.metadata),
-        "source": doc.source,
-    }
-

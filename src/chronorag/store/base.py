@@ -179,6 +179,16 @@ class Store(Protocol):
         """Every stored document id, sorted (without loading the documents)."""
         ...
 
+    def ids_by_source(self, sources: Sequence[str]) -> dict[str, str]:
+        """For each of ``sources`` some stored document records as its ``source``, the
+        id of that document (the smallest id when several do)."""
+        ...
+
+    def chunk_counts(self, ids: Sequence[str] | None = None) -> dict[str, int]:
+        """How many chunks each of these documents has (all when ``ids`` is None);
+        a stored document without chunks has 0, an id that is not stored is absent."""
+        ...
+
     def chunks(self, ids: Sequence[str] | None = None) -> list[Chunk]:
         """Chunks with their sentences and mentions (all when ``ids`` is None)."""
         ...

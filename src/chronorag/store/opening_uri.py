@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from chronorag.store.base import Store
+from chronorag.store.pg_session import has_schema
 from chronorag.store.postgres import PostgresStore
 from chronorag.store.sqlite import SQLiteStore
 
@@ -23,3 +24,11 @@ def open_store(db: str | Path, *, busy_timeout: float | None = None) -> Store:
         assert isinstance(db, str)
         return PostgresStore(db.strip(), busy_timeout=busy_timeout)
     return SQLiteStore(db, busy_timeout=busy_timeout)
+
+
+def store_exists(db: str | Path) -> bool:
+    """Whether ``db`` names a store that was made: an existing file (an in-memory store
+    always is one), or a PostgreSQL database holding a chronorag schema."""
+    if is_postgres_uri(db):
+        return has_schema(str(db).strip())
+    return str(db) == ":memory:" or Path(db).exists()

@@ -53,6 +53,20 @@ def redacted(uri: str) -> str:
     return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
 
 
+def has_schema(uri: str) -> bool:
+    """Whether the database of ``uri`` holds a chronorag store (its migrations table, in
+    the URI's search path), without creating one."""
+    pg = _psycopg()
+    try:
+        with pg.connect(uri, autocommit=True) as conn:
+            row = conn.execute("SELECT to_regclass('_migrations') IS NOT NULL").fetchone()
+    except pg.Error as exc:
+        raise StoreError(f"cannot open store {redacted(uri)!r} ({_one_line(exc)}); "
+                         "check that the server is running and the URI's host, user "
+                         "and database are right") from exc
+    return bool(row and row[0])
+
+
 class PgSession:
     """The connection to ``uri`` with its schema migrated, shared by threads under one
     lock. Writers take a per-schema advisory lock, so they take turns as SQLite's do,

@@ -139,6 +139,18 @@ class PostgresStore:
     def document_ids(self) -> list[str]:
         return [r[0] for r in self._s.query("SELECT id FROM documents ORDER BY id")]
 
+    def ids_by_source(self, sources: Sequence[str]) -> dict[str, str]:
+        rows = self._s.query(f"SELECT source, min(id) FROM documents WHERE source = {_IDS} "
+                             "GROUP BY source", (list(sources),))
+        return {r[0]: r[1] for r in rows}
+
+    def chunk_counts(self, ids: Sequence[str] | None = None) -> dict[str, int]:
+        where = "" if ids is None else f" WHERE d.id = {_IDS}"
+        params: tuple[list[str], ...] = () if ids is None else (list(ids),)
+        rows = self._s.query("SELECT d.id, count(c.id) FROM documents d LEFT JOIN chunks c "
+                             f"ON c.doc_id = d.id{where} GROUP BY d.id", params)
+        return {r[0]: int(r[1]) for r in rows}
+
     def setting(self, key: str) -> str | None:
         rows = self._s.query("SELECT value FROM settings WHERE key = %s", (key,))
         return str(rows[0][0]) if rows else None

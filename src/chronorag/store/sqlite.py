@@ -242,6 +242,21 @@ class SQLiteStore:
         """Every stored document id, sorted."""
         return [r[0] for r in self._query("SELECT id FROM documents ORDER BY id")]
 
+    def ids_by_source(self, sources: Sequence[str]) -> dict[str, str]:
+        """The (smallest) id of a stored document read from each of ``sources``."""
+        rows = self._query(f"SELECT source, min(id) FROM documents WHERE source IN {_IDS} "
+                           "GROUP BY source", (_ids_param(sources),))
+        return {r[0]: r[1] for r in rows}
+
+    def chunk_counts(self, ids: Sequence[str] | None = None) -> dict[str, int]:
+        """Chunks per document (all when ``ids`` is None); 0 for one without chunks."""
+        where, params = "", cast(tuple[str, ...], ())
+        if ids is not None:
+            where, params = f" WHERE d.id IN {_IDS}", (_ids_param(ids),)
+        rows = self._query("SELECT d.id, count(c.id) FROM documents d LEFT JOIN chunks c "
+                           f"ON c.doc_id = d.id{where} GROUP BY d.id", params)
+        return {r[0]: int(r[1]) for r in rows}
+
     def setting(self, key: str) -> str | None:
         """A store-wide setting (e.g. ``"embedder"``), None when unset."""
         rows = self._query("SELECT value FROM settings WHERE key = ?", (key,))

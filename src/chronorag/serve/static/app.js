@@ -1,6 +1,7 @@
 // The chronorag page: ask a question, see why an answer was chosen; upload documents.
 // Every piece of server text goes through textContent (never innerHTML): it is user content.
 
+import { setupDocumentList } from "./documents.js";
 import { drawTimeline, formatTime, parseTime, validZone } from "./timeline.js";
 
 const KEY_STORAGE = "chronorag.key";
@@ -143,6 +144,7 @@ async function checkKey() {
     box.classList.add("bad");
   }
   updateUploadNote();
+  if (location.hash === "#documents") documentList?.refresh();
 }
 
 function setupKey() {
@@ -168,6 +170,7 @@ function showTab() {
   }
   $("view-ask").hidden = name !== "ask";
   $("view-documents").hidden = name !== "documents";
+  if (name === "documents") documentList?.refresh();
 }
 
 // --- asking ------------------------------------------------------------------------------
@@ -563,6 +566,7 @@ async function upload(event) {
     report.replaceChildren(h("p", {}, parts.join(", ")),
       ...(ids.length ? [h("ul", {}, ...ids.map((t) => h("li", {}, t)))] : []));
     report.hidden = false;
+    documentList.refresh();
   } catch (e) {
     $("upload-error-message").textContent = explain(e);
     $("upload-errors").replaceChildren(...e.errors.map((p) => h("li", { "data-testid": "upload-problem" }, problem(p))));
@@ -575,6 +579,7 @@ async function upload(event) {
 
 // --- start -------------------------------------------------------------------------------
 
+const documentList = setupDocumentList({ h, api, explain, isAdmin: () => Boolean(me?.admin) });
 setupKey();
 setupAsk();
 $("upload-form").addEventListener("submit", upload);
