@@ -21,7 +21,7 @@ TRUTH = json.loads((CORPUS / "truth.json").read_text(encoding="utf-8"))
 
 
 def _documents() -> dict[str, Document]:
-    docs = [d for f in load_paths([CORPUS]) for d in f.documents]
+    docs = [d for f in load_paths([CORPUS], root=CORPUS) for d in f.documents]
     return {d.id: d for d in docs}
 
 

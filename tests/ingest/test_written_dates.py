@@ -48,10 +48,10 @@ def test_front_matter_reading_is_reported_with_file_and_line(tmp_path: Path) -> 
     doc = tmp_path / "x.md"
     doc.write_text("---\ntitle: X\nvalid_from: February 1, 2024\nmodified_at: 2024-03-01\n"
                    "---\nBody.\n", encoding="utf-8")
-    (checked,) = check_paths([doc], tz=SHANGHAI)
+    (checked,) = check_paths([doc], tz=SHANGHAI, root=doc.parent)
     assert [str(r) for r in checked.readings] == [
         f'{doc}:3: valid_from "February 1, 2024" read as 2024-02-01 (day)']
-    (source,) = load_paths([doc], tz=SHANGHAI)
+    (source,) = load_paths([doc], tz=SHANGHAI, root=doc.parent)
     assert source.documents[0].valid_from.start == datetime(2024, 2, 1, tzinfo=SHANGHAI)
 
 
@@ -61,7 +61,7 @@ def test_jsonl_relative_date_is_an_error_naming_line_and_field(tmp_path: Path) -
                     + json.dumps({"id": "b", "text": "t", "valid_from": "last week"}) + "\n",
                     encoding="utf-8")
     with pytest.raises(ValidationError) as info:
-        check_paths([path])
+        check_paths([path], root=path.parent)
     (error,) = info.value.errors
     assert (error.line, error.field) == (2, "valid_from") and "relative" in error.reason
 

@@ -31,6 +31,8 @@ def _corpus(folder: Path) -> Path:
 
 
 def _ingest(store: SQLiteStore, paths: list[Path], embedder, **options):
+    # Ids as the files' paths from the folder given (or a file's own folder).
+    options.setdefault("root", paths[0] if paths[0].is_dir() else paths[0].parent)
     return ingest_paths(store, paths, embedders=Embedders([embedder]), now=NOW, tz=UTC,
                         **options)
 
@@ -121,7 +123,8 @@ def test_cli_ingest_and_accept(tmp_path: Path, test_embedders, capsys) -> None:
     db = tmp_path / "kb.db"
     prepare_store(db)
     corpus = _corpus(tmp_path / "kb")
-    assert cli.main(["ingest", str(corpus), "--db", str(db), "--json"]) == 0
+    assert cli.main(["ingest", str(corpus), "--root", str(corpus), "--db", str(db),
+                     "--json"]) == 0
     capsys.readouterr()
     assert cli.main(["review", "--db", str(db), "--accept-dates", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)

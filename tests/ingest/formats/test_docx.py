@@ -23,7 +23,7 @@ TEXT = ("Leave policy\n\nEmployees get 25 days of paid leave a year.\n\nSick lea
 def test_headings_lists_and_table_rows(tmp_path: Path) -> None:
     path = tmp_path / "leave.docx"
     path.write_bytes(make_docx(title="Staff handbook: leave"))
-    [source] = load_paths([path])
+    [source] = load_paths([path], root=path.parent)
     [doc] = source.documents
     assert (doc.id, doc.title, doc.text) == ("leave", "Staff handbook: leave", TEXT)
     layout = doc.metadata[LAYOUT_KEY]
@@ -44,7 +44,7 @@ def test_broken_file(tmp_path: Path) -> None:
     path = tmp_path / "x.docx"
     path.write_bytes(b"PK\x03\x04 not really a zip")
     with pytest.raises(ValidationError) as raised:
-        load_paths([path])
+        load_paths([path], root=path.parent)
     [error] = [str(e) for e in raised.value.errors]
     assert error.startswith(f"{path}:0: docx: cannot be read as a DOCX file (")
     assert error.endswith("is it a Word 2007+ document?")

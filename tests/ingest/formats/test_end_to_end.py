@@ -39,7 +39,7 @@ def engine(tmp_path: Path, test_embedders: tuple[str, ...]) -> Iterator[Engine]:
     (folder / "notes.txt").write_text("Office closes at 18:00 on Fridays.\n", encoding="utf-8")
     with Engine(tmp_path / "kb.db", config=NO_MODEL_RULES, embedder="test-hash", judges=(),
                 tz=UTC) as opened:
-        report = opened.ingest([folder], now=NOW)
+        report = opened.ingest([folder], now=NOW, root=folder)
         assert sorted(report.added) == ["leave", "notes", "privacy", "refunds", "returns"]
         yield opened
 
@@ -82,5 +82,5 @@ def test_documents_without_headings_have_no_section(engine: Engine) -> None:
 
 
 def test_reingesting_the_folder_is_a_no_op(engine: Engine, tmp_path: Path) -> None:
-    report = engine.ingest([tmp_path / "kb"], now=NOW)
+    report = engine.ingest([tmp_path / "kb"], now=NOW, root=tmp_path / "kb")
     assert (report.added, report.replaced, len(report.unchanged)) == ((), (), 5)

@@ -38,7 +38,7 @@ def test_bytes_that_are_not_utf8_without_a_charset(tmp_path: Path) -> None:
     path = tmp_path / "a.htm"
     path.write_bytes(b"<p>one</p>\n<p>caf\xe9</p>\n")
     with pytest.raises(ValidationError) as raised:
-        load_paths([path])
+        load_paths([path], root=path.parent)
     assert [str(e) for e in raised.value.errors] == [
         f"{path}:2: encoding: byte 0xe9 is not valid UTF-8 and no <meta charset> reads "
         "the file; save it as UTF-8"]
@@ -54,14 +54,14 @@ def test_page_without_text_is_an_empty_document(tmp_path: Path) -> None:
     path.write_text("<html><head><title>T</title><script>x()</script></head></html>",
                     encoding="utf-8")
     with pytest.raises(ValidationError, match=r"a\.html:1: text: is empty"):
-        load_paths([path])
+        load_paths([path], root=path.parent)
 
 
 def test_loader_defaults_title_and_id(tmp_path: Path) -> None:
     (tmp_path / "site").mkdir()
     path = tmp_path / "site" / "terms.html"
     path.write_text("<h2>Terms</h2><p>Be nice.</p>", encoding="utf-8")
-    [source] = load_paths([tmp_path / "site"])
+    [source] = load_paths([tmp_path / "site"], root=tmp_path / "site")
     [doc] = source.documents
     assert (doc.id, doc.title, doc.text, doc.source) == ("terms", "Terms", "Terms\n\nBe nice.",
                                                          str(path))

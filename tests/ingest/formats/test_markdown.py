@@ -26,7 +26,7 @@ Items **must** be returned within [30 days](https://x.test).
 
 
 def _one(path: Path):  # type: ignore[no-untyped-def]
-    [source] = load_paths([path])
+    [source] = load_paths([path], root=path.parent)
     [document] = source.documents
     return document
 
@@ -65,7 +65,7 @@ def test_front_matter_may_not_set_the_layout(tmp_path: Path) -> None:
     path = tmp_path / "a.md"
     path.write_text("---\ntitle: A\n_layout: {headings: []}\n---\nbody\n", encoding="utf-8")
     with pytest.raises(ValidationError) as raised:
-        load_paths([path])
+        load_paths([path], root=path.parent)
     assert [str(e) for e in raised.value.errors] == [
         f"{path}:3: _layout: is reserved for the layout chronorag reads from Markdown, "
         "HTML, PDF and DOCX files; rename the field"]
@@ -75,14 +75,14 @@ def test_a_jsonl_record_may_not_set_the_layout(tmp_path: Path) -> None:
     path = tmp_path / "a.jsonl"
     path.write_text('{"id": "a", "text": "t", "metadata": {"_layout": 1}}\n', encoding="utf-8")
     with pytest.raises(ValidationError, match=r"a\.jsonl:1: _layout: is reserved"):
-        load_paths([path])
+        load_paths([path], root=path.parent)
 
 
 def test_a_body_that_is_only_markup_is_empty(tmp_path: Path) -> None:
     path = tmp_path / "a.md"
     path.write_text("---\ntitle: A\n---\n<!-- draft -->\n\n---\n", encoding="utf-8")
     with pytest.raises(ValidationError) as raised:
-        load_paths([path])
+        load_paths([path], root=path.parent)
     assert [str(e) for e in raised.value.errors] == [f"{path}:4: text: is empty"]
 
 

@@ -23,14 +23,14 @@ PAGES = [["# Refund policy", "Refunds are paid to the original payment method wi
 
 def _errors(path: Path) -> list[str]:
     with pytest.raises(ValidationError) as raised:
-        load_paths([path])
+        load_paths([path], root=path.parent)
     return [str(e) for e in raised.value.errors]
 
 
 def test_pages_paragraphs_and_title(tmp_path: Path) -> None:
     path = tmp_path / "refunds.pdf"
     path.write_bytes(make_pdf(PAGES, title="Refunds (2024)"))
-    [source] = load_paths([path])
+    [source] = load_paths([path], root=path.parent)
     [doc] = source.documents
     assert doc.title == "Refunds (2024)"
     paragraphs = doc.text.split("\n\n")
@@ -46,7 +46,7 @@ def test_pages_paragraphs_and_title(tmp_path: Path) -> None:
 def test_title_defaults_to_the_file_name(tmp_path: Path) -> None:
     path = tmp_path / "memo.pdf"
     path.write_bytes(make_pdf([["Short memo text without any heading at all."]]))
-    [source] = load_paths([path])
+    [source] = load_paths([path], root=path.parent)
     assert source.documents[0].title == "memo"
 
 
