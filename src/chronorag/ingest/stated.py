@@ -240,9 +240,9 @@ def _date_proposals(text: str, start: int, end: int, mentions: Sequence[Mention]
         after = [m for m in free if hi <= m.start < nxt]
         before = [m for m in free if prev <= m.start and m.end <= lo]
         choice = next(iter(inside or after or before[-1:]), None)
-        stop = end
+        finish = end
         if choice is None and number + 1 == len(cues) and not mentions and follower:
-            choice, stop = follower
+            choice, finish = follower
         if choice is None or choice.relation in _CLOSING:
             continue
         value = _iso(choice.interval)
@@ -251,7 +251,7 @@ def _date_proposals(text: str, start: int, end: int, mentions: Sequence[Mention]
         taken.add(choice.start)
         granularity = choice.interval.granularity
         yield Proposal(field, value, None if granularity is None else granularity.value,
-                       text[start:stop], start, stop)
+                       text[start:finish], start, finish)
 
 
 def _iso(interval: Interval) -> str | None:

@@ -33,6 +33,7 @@ import numpy as np
 
 from chronorag.ingest.dates import DateError, parse_date
 from chronorag.ingest.stated import proposals_of
+from chronorag.lang import HAN
 from chronorag.model import Document
 
 __all__ = ["RELATED_OVERLAP", "SAME_OVERLAP", "Chain", "VersionPair", "overlap",
@@ -45,7 +46,7 @@ BOILERPLATE_GROUPS = 3
 _PERMUTATIONS = 64
 _BANDS = 32  # 2 rows a band: pairs at Jaccard 0.3 are candidates with probability ~0.95
 _PRIME = (1 << 61) - 1
-_WORD = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]|[^\W_]+")
+_WORD = re.compile(f"[{HAN}]|[^\\W_]+")
 _MARKUP = re.compile(r"<!--.*?-->|[*_`#>|~\[\]()]+", re.DOTALL)
 _NAME_NOISE = re.compile(r"^(?:v?\d+|\d{4}\w*|rev\d*|version|draft|final|old|new|current)$")
 
