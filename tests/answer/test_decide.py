@@ -33,7 +33,7 @@ def test_short_answers() -> None:
     assert short_answer("How long is the return window?", "It is 30 days.") == "30 days"
     assert short_answer("Refunds within 5 business days? how long", "within 5 business days") \
         == "5 business days"
-    assert short_answer("Who is the chancellor?", "Olaf Scholz is.") == "Olaf Scholz is."
+    assert short_answer("Who is the chancellor?", "Olaf Scholz is.") == "Olaf Scholz"
 
 
 def test_stated_facts() -> None:
@@ -97,7 +97,7 @@ def test_same_facts_or_outside_margin_is_no_disagreement() -> None:
     assert {same.status, far.status, draft.status} == {AnswerStatus.ANSWERED}
 
 
-def test_upcoming_in_short_answer_uses_local_date() -> None:
+def test_upcoming_versions_are_reported_beside_the_answer_not_in_it() -> None:
     later = ev("new", "within 21 days", applicable=False, flags=("not_yet_valid",),
                valid_from="2026-11-30T16:00:00+00:00")
     unrelated = ev("other", "3 days", applicable=False, semantic=0.02,
@@ -105,8 +105,40 @@ def test_upcoming_in_short_answer_uses_local_date() -> None:
     shanghai = datetime.fromisoformat("2026-11-25T10:00:00+08:00")
     decision = decide(Q, [ev("old", "within 45 days"), later, unrelated],
                       upcoming=[later, unrelated], as_of=shanghai)
-    assert decision.answer == "45 days; from 2026-12-01: 21 days"
+    assert decision.answer == "45 days"
     assert [u.doc_id for u in decision.upcoming] == ["new"]
+    assert "upcoming_unchanged" not in decision.flags
+
+
+def test_an_upcoming_version_that_says_the_same_is_reported_once() -> None:
+    same = ev("same", "Returns within 45 days.", applicable=False,
+              valid_from="2026-12-01T00:00:00+00:00")
+    again = ev("again", "Returns within 21 days.", applicable=False,
+               valid_from="2027-01-01T00:00:00+00:00")
+    twice = ev("twice", "Returns within 21 days!", applicable=False,
+               valid_from="2027-02-01T00:00:00+00:00")
+    decision = decide(Q, [ev("old", "Returns within 45 days.")],
+                      upcoming=[same, again, twice], as_of=AS_OF)
+    assert decision.answer == "45 days"
+    assert [u.doc_id for u in decision.upcoming] == ["again"]
+    assert "upcoming_unchanged" in decision.flags
+
+
+def test_an_answer_that_is_a_heading_or_lacks_its_number_is_uncertain() -> None:
+    heading = decide(Q, [ev("h", "#### Returns")], as_of=AS_OF)
+    assert heading.status is AnswerStatus.UNCERTAIN and "answer_is_heading" in heading.flags
+    bare = ev("b", "Return policy", flags=("only_headings",))
+    assert "answer_is_heading" in decide(Q, [bare], as_of=AS_OF).flags
+    vague = decide(Q, [ev("v", "Items may be returned within a reasonable time.")],
+                   as_of=AS_OF)
+    assert vague.status is AnswerStatus.UNCERTAIN and "answer_incomplete" in vague.flags
+    text = "GitHub complies with the EU-U.S. Data Privacy Framework."
+    cut = decide("Does GitHub comply with the Data Privacy Framework?",
+                 [ev("c", "GitHub complies with the EU-U.", text=text)], as_of=AS_OF)
+    assert cut.status is AnswerStatus.UNCERTAIN and cut.flags == ("answer_incomplete",)
+    whole = decide("Does GitHub comply with the Data Privacy Framework?", [ev("w", text)],
+                   as_of=AS_OF)
+    assert whole.status is AnswerStatus.ANSWERED and whole.answer == text
 
 
 def test_custom_margin() -> None:

@@ -96,8 +96,8 @@ def _dated(decision: Decision, *, question: str, tz: tzinfo) -> Decision:
     """A "when" question answered from a document that is no record (news, a wiki page):
     the date its deciding sentence states, with the phrase and its anchor, instead of the
     whole sentence. Left as it is when that text states no date, or the answer also
-    speaks for parallel views or upcoming versions."""
-    if (not decision.deciding or len(decision.deciding) > 1 or decision.upcoming
+    speaks for parallel views (upcoming versions are reported beside it, never in it)."""
+    if (not decision.deciding or len(decision.deciding) > 1
             or decision.status is AnswerStatus.NOT_FOUND):
         return decision
     item = decision.deciding[0]

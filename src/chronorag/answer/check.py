@@ -7,15 +7,23 @@
   else its ``occurred_at``) overlaps the question's event window, and a date answer is not
   contradicted by the dates its evidence's own text states.
 
+* **Whole**: a short answer is no heading or markup line, and not shorter than its
+  question needs: a number for "how many days", a sentence not cut inside itself ("GitHub
+  complies with the EU-U.").
+
 A failed check turns the answer ``uncertain``; the caller then shows the raw evidence
 with one of the flags below saying why.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from datetime import datetime, tzinfo
 
+from chronorag.answer.headings import ONLY_HEADINGS, is_markup_line
+from chronorag.answer.shape import Want, wanted
+from chronorag.ingest.sentences import ends_inside_sentence
 from chronorag.model import Evidence, Granularity, Interval
 from chronorag.timex import parse
 
@@ -29,6 +37,17 @@ CONTRADICTED = "date_contradicted_by_text"
 """The answer's date is one the cited evidence's own text contradicts: the record says
 "yesterday" (19 January) and the answer names the day it was said (20 January)."""
 
+HEADING = "answer_is_heading"
+"""The short answer is a heading or markup line (it names a section, states nothing)."""
+INCOMPLETE = "answer_incomplete"
+"""The short answer is shorter than its question needs: no number where one is asked, or a
+sentence cut before its end."""
+
+_NUMBER_TEXT = re.compile(
+    r"\d|[零〇一二两三四五六七八九十百千万亿]|\b(?:one|two|three|four|five|six|seven|eight|"
+    r"nine|ten|eleven|twelve|twenty|thirty|forty|fifty|sixty|ninety|hundred|few|several|"
+    r"dozen)\b", re.IGNORECASE)
+_CUT_INITIALISM = re.compile(r"[-‐/][A-Za-z]\.$")
 _CLOCK = frozenset({Granularity.HOUR, Granularity.MINUTE, Granularity.SECOND})
 
 
@@ -74,6 +93,31 @@ def check_count(answer: str, counted: Sequence[Evidence]) -> list[str]:
 def check_content(answer: str, item: Evidence) -> list[str]:
     """Flags when ``answer`` is not a span of the evidence text."""
     return [] if answer and answer in item.text else [UNSUPPORTED]
+
+
+def check_short(answer: str, item: Evidence, *, question: str) -> list[str]:
+    """Flags when ``answer``, said from ``item``, is a heading or less than ``question``
+    needs (see the module docstring)."""
+    if not answer.strip() or is_markup_line(answer) or (
+            ONLY_HEADINGS in item.flags and answer.strip() == (item.sentence or "").strip()):
+        return [HEADING]
+    if wanted(question) in (Want.NUMBER, Want.DURATION) and not _NUMBER_TEXT.search(answer):
+        return [INCOMPLETE]
+    whole = answer.strip() == (item.sentence or item.text).strip()
+    return [INCOMPLETE] if whole and cut_short(answer, item.text) else []
+
+
+def cut_short(answer: str, text: str) -> bool:
+    """Whether ``answer`` stops inside a sentence of ``text`` ("... the EU-U." of
+    "... the EU-U.S. Data Privacy Framework.")."""
+    answer = answer.strip()
+    if _CUT_INITIALISM.search(answer):
+        return True
+    at = text.find(answer)
+    if at < 0:
+        return False
+    end = at + len(answer)
+    return end < len(text) and ends_inside_sentence(text[:end], text[end:])
 
 
 def check_date(claimed: Sequence[Interval], item: Evidence) -> list[str]:

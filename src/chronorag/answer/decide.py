@@ -26,7 +26,14 @@ and dates), in pipeline order, already judged by the validity rules. The rules:
   ``only_upcoming`` when a relevant document will apply later.
 * **Upcoming**: upcoming items (approved, start after ``as_of``) that are relevant and
   within ``margin`` of the best relevant semantic score, one per document, earliest start
-  first. The short answer appends ``; from <date>: <their answer>`` for each.
+  first. They are reported in ``upcoming`` only, never in the short answer; one that says
+  what the answer says (the same short answer) is reported once, by the answer, with the
+  flag ``upcoming_unchanged``, and of several upcoming items saying the same only the
+  earliest is kept.
+* **Checked**: the short answer is a span of its sentence (``answer.shape``) and must be
+  whole (``answer.check.check_short``): a heading, or an answer shorter than its question
+  needs (no number for "how many days", a sentence cut at an abbreviation), turns it
+  ``uncertain`` with the check's flag.
 """
 
 from __future__ import annotations
@@ -35,6 +42,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from chronorag.answer.check import check_short
 from chronorag.answer.shape import short_answer, states_differ
 from chronorag.answer.when import AnswerTime
 from chronorag.model import AnswerStatus, Evidence
@@ -49,6 +57,7 @@ NO_APPLICABLE = "no_applicable_evidence"
 ONLY_NON_DECISIVE = "only_non_decisive"
 ONLY_UPCOMING = "only_upcoming"
 TIME_UNVERIFIED = "time_unverified"
+UPCOMING_UNCHANGED = "upcoming_unchanged"
 
 
 @dataclass(frozen=True)
@@ -110,12 +119,34 @@ def decide(question: str, evidence: Sequence[Evidence], *, upcoming: Sequence[Ev
         status = AnswerStatus.UNCERTAIN
         flags.append(PARALLEL_VIEWS)
         flags.extend(f"owner:{v.owner}" for v in views)
-        text = "; ".join(f"{_said(question, v)} ({v.owner})" for v in views)
+        text = "; ".join(f"{_said(question, v, as_of)} ({v.owner})" for v in views)
     else:
-        text = _said(question, first)
-    for item in soon:
-        text += f"; from {_local_date(item.valid_from, as_of)}: {_said(question, item)}"
+        text = _said(question, first, as_of)
+    checked = check_short(_said(question, first, as_of), first, question=question)
+    if checked:
+        status = AnswerStatus.UNCERTAIN
+        flags.extend(checked)
+    soon, unchanged = _new_upcoming(question, soon, said=_said(question, first, as_of),
+                                    as_of=as_of)
+    if unchanged:
+        flags.append(UPCOMING_UNCHANGED)
     return Decision(status, text, tuple(views), soon, tuple(flags))
+
+
+def _new_upcoming(question: str, soon: Sequence[Evidence], *, said: str,
+                  as_of: datetime) -> tuple[tuple[Evidence, ...], bool]:
+    """Upcoming items that say something new: not the answer's words, not an earlier
+    upcoming item's; and whether one said the answer's words."""
+    seen = {said}
+    kept: list[Evidence] = []
+    unchanged = False
+    for item in soon:
+        text = _said(question, item, as_of)
+        unchanged = unchanged or text == said
+        if text not in seen:
+            seen.add(text)
+            kept.append(item)
+    return tuple(kept), unchanged
 
 
 def relevant_upcoming(relevant: Sequence[Evidence], upcoming: Sequence[Evidence], *,
@@ -172,12 +203,5 @@ def _sentence(item: Evidence) -> str:
     return item.sentence or item.text
 
 
-def _said(question: str, item: Evidence) -> str:
-    return short_answer(question, _sentence(item))
-
-
-def _local_date(iso: str | None, as_of: datetime) -> str:
-    """The calendar date of ``iso`` in the time zone of ``as_of`` (how the caller reads it)."""
-    if iso is None:
-        return "a later date"
-    return datetime.fromisoformat(iso).astimezone(as_of.tzinfo).date().isoformat()
+def _said(question: str, item: Evidence, as_of: datetime) -> str:
+    return short_answer(question, _sentence(item), now=as_of)

@@ -8,11 +8,12 @@ text; nothing downstream sees a bare string.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
+from chronorag.answer.headings import ONLY_HEADINGS, heading_spans, is_heading
 from chronorag.ingest.formats import LAYOUT_KEY, section_path
 from chronorag.lang import HAN_RE, has_han
-from chronorag.model import Chunk, Document, Evidence, Hit, Interval, Mention
+from chronorag.model import Chunk, Document, Evidence, Hit, Interval, Mention, Sentence
 from chronorag.rank.authority import AuthorityPrior
 
 NON_DECISIVE = "non_decisive"
@@ -38,9 +39,14 @@ def to_evidence(hit: Hit, document: Document | None, *, question: str = "",
     scores.setdefault("temporal", 1.0)
     source_type = doc.source_type if doc else None
     flags = hit.flags
-    sentence = best_sentence(question, chunk, hit.best_sentence)
     if not (authority or AuthorityPrior()).decisive(source_type):
         flags = (*flags, NON_DECISIVE) if NON_DECISIVE not in flags else flags
+    layout = heading_spans(doc.metadata) if doc else ()
+    stated = [s for s in chunk.sentences if not _heading(s, doc, layout)]
+    if chunk.sentences and not stated and ONLY_HEADINGS not in flags:
+        flags = (*flags, ONLY_HEADINGS)
+    sentence = best_sentence(question, chunk, hit.best_sentence,
+                             headings=[s.index for s in chunk.sentences if s not in stated])
     return Evidence(
         doc_id=chunk.doc_id, chunk_id=chunk.id, title=doc.title if doc else "",
         text=chunk.text, start=chunk.start, end=chunk.end,
@@ -83,21 +89,31 @@ def stated_times(chunk: Chunk, index: int | None = None) -> tuple[Mention, ...]:
                  if not m.inherited and not m.from_metadata)
 
 
-def best_sentence(question: str, chunk: Chunk, index: int | None = None) -> str:
+def best_sentence(question: str, chunk: Chunk, index: int | None = None, *,
+                  headings: Sequence[int] = ()) -> str:
     """The chunk sentence that best answers ``question`` (a ranker's choice wins).
 
     Without a ranker's choice: the sentence sharing most words with the question,
-    the earliest on ties; a chunk without sentences answers with its whole text.
+    the earliest on ties; a chunk without sentences answers with its whole text. A
+    heading (its index in ``headings``) is never chosen while the chunk has another
+    sentence.
     """
     if not chunk.sentences:
         return chunk.text
+    candidates = [s for s in chunk.sentences if s.index not in headings] or chunk.sentences
     if index is not None:
-        for sentence in chunk.sentences:
+        for sentence in candidates:
             if sentence.index == index:
                 return sentence.text
     terms = terms_of(question)
-    best = max(chunk.sentences, key=lambda s: (len(terms & terms_of(s.text)), -s.index))
+    best = max(candidates, key=lambda s: (len(terms & terms_of(s.text)), -s.index))
     return best.text
+
+
+def _heading(sentence: Sentence, document: Document | None,
+             layout: Sequence[tuple[int, int]]) -> bool:
+    return is_heading(sentence.text, sentence.start, sentence.end,
+                      source=None if document is None else document.text, headings=layout)
 
 
 def terms_of(text: str) -> set[str]:

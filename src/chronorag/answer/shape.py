@@ -1,23 +1,232 @@
 """Short answers and the facts a sentence states (used to detect disagreement).
 
-Deterministic string rules, no model: a "how many days" question answers "45 days" when
-the sentence says so; anything else answers with the whole best sentence.
+Deterministic string rules, no model. The short answer is the smallest span of the best
+sentence that answers what the question wants (:func:`wanted`):
+
+* a number with its unit and its range for "how many X" / "how much" / "how tall" /
+  多少 / 几 ("10-14 business days", "$5 to $10", "at least 13 years", "48枚金牌", "30天");
+* a duration for "how long" / "window" / "period" / 多久 ("10–14 days", "two weeks");
+* the whole date phrase for "when" / "what date" / "effective date" / 哪天 ("February 1,
+  2024", "2024年1月1日");
+* the names for "who" ("Edmund Hillary and Tenzing Norgay"), when the sentence names
+  exactly one run of them that the question does not;
+* for a yes/no question the whole sentence: it is what decides it.
+
+When no span of the wanted kind can be chosen the answer is the whole sentence.
 """
 
 from __future__ import annotations
 
+import enum
 import re
+from datetime import datetime
 
-from chronorag.lang import STATEMENT_STOP_WORDS
+from chronorag.lang import HAN, STATEMENT_STOP_WORDS
+from chronorag.timex.extract import extract
 
-_DURATION_UNITS = (r"(?:(?:business|working|calendar)\s+)?"
-                   r"(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?)")
-_NUMBER = r"\d+(?:[.,]\d+)?"
+
+class Want(enum.StrEnum):
+    """What kind of span a question asks for."""
+
+    NUMBER = "number"
+    DURATION = "duration"
+    DATE = "date"
+    NAME = "name"
+    YES_NO = "yes_no"
+    SENTENCE = "sentence"
+
+
+_NUMBER_WORD = (r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+                r"thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|"
+                r"thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|a\s+few|several)")
+_NUMBER = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?"
+_MONEY = rf"(?:(?:US|CA|A)?\$|€|£|¥|USD\s?|EUR\s?)?(?:{_NUMBER}|{_NUMBER_WORD})" \
+         r"(?:\s?(?:%|percent\b|per\s+cent\b|million\b|billion\b))?"
+_RANGE = rf"{_MONEY}(?:\s*(?:-|–|—|to|and|through|or)\s*{_MONEY})?"
+_QUALIFIER = (r"(?:(?:at\s+least|at\s+most|up\s+to|no\s+more\s+than|no\s+less\s+than|"
+              r"more\s+than|less\s+than|fewer\s+than|a\s+maximum\s+of|a\s+minimum\s+of|"
+              r"between|from)\s+)?")
+_TIME_UNIT = (r"(?:(?:business|working|calendar|consecutive)\s+)?"
+              r"(?:seconds?|minutes?|hours?|days?|nights?|weeks?|months?|years?)\b")
+_MEASURE_UNIT = (r"(?:metres?|meters?|kilometres?|kilometers?|km|cm|mm|miles?|feet|foot|ft|"
+                 r"inches|kg|kilograms?|grams?|tonnes?|tons?|pounds?|lbs?|litres?|liters?|"
+                 r"square\s+\w+|years?\s+old|dollars?|euros?|cents?)\b")
+_DURATION = re.compile(rf"\b{_QUALIFIER}{_RANGE}[\s-]+{_TIME_UNIT}", re.IGNORECASE)
+_MEASURED = re.compile(rf"(?<![\w.]){_QUALIFIER}{_RANGE}(?:[\s-]*{_MEASURE_UNIT})?",
+                       re.IGNORECASE)
 _HOW_MANY = re.compile(r"\bhow\s+(?:many|much)\s+([a-z]+)", re.IGNORECASE)
+_HOW_MEASURE = re.compile(
+    r"\bhow\s+(?:much|tall|high|far|big|large|old|wide|deep|heavy|long\s+is\s+the\s+\w+"
+    r"\s+(?:river|road|bridge|wall|tunnel))\b|\bwhat\s+(?:is\s+the\s+|was\s+the\s+)?"
+    r"(?:fee|price|cost|percentage|percent|rate|amount|population|number)\b",
+    re.IGNORECASE)
 _DURATION_QUESTION = re.compile(
-    r"\bhow\s+long\b|\bwindow\b|\bperiod\b|\bdeadline\b|\btime\s+limit\b", re.IGNORECASE)
-_DURATION = re.compile(rf"\b{_NUMBER}\s+{_DURATION_UNITS}\b", re.IGNORECASE)
-_NUMBERS = re.compile(_NUMBER)
+    r"\bhow\s+long\b|\bwindow\b|\bperiod\b|\bdeadline\b|\btime\s+limit\b|多久|多长时间|"
+    r"期限|时限|几天内|多少天内", re.IGNORECASE)
+_DATE_QUESTION = re.compile(
+    r"(?:^|[,;:]\s*)when\b|\bwhat\s+(?:date|day|year|month)\b|\bwhich\s+(?:date|day|year|"
+    r"month)\b|\b(?:effective|start|end|expiry|expiration)\s+date\b|\bsince\s+when\b|"
+    r"什么时候|何时|哪天|哪一天|哪年|哪一年|几月|几号|哪个月|生效日期|什么时间", re.IGNORECASE)
+_WHO_QUESTION = re.compile(r"(?:^|[,;:]\s*)(?:who|whom|whose)\b|\bby\s+whom\b",
+                           re.IGNORECASE)
+_YES_NO = re.compile(
+    r"^\s*(?:is|are|was|were|am|do|does|did|can|could|may|might|will|would|shall|should|"
+    r"has|have|had|must)\b|(?:吗|么|是否|能否|可否|是不是|有没有|能不能|可不可以|会不会)"
+    r"[^，,]*[？?]?\s*$", re.IGNORECASE)
+_ZH_QUANTITY = re.compile(r"(?:多少|几)([^\s，。？?、]{0,4})")
+_ZH_NUMBER = (r"(?:\d+(?:\.\d+)?|[零〇一二两三四五六七八九十百千万]+)"
+              r"(?:\s*(?:-|–|—|~|～|至|到)\s*(?:\d+(?:\.\d+)?|[零〇一二两三四五六七八九十百千万]+))?"
+              r"\s*(?:万|亿)?")
+_ZH_UNITS = ("个工作日|工作日|个小时|小时|分钟|个月|平方公里|公里|千米|厘米|毫米|米|美元|欧元|"
+             "元|天|日|周|星期|年|岁|人|%|％")
+_ZH_TIME_UNITS = "个工作日|工作日|个小时|小时|分钟|个月|天|日|周|星期|年"
+_ZH_MEASURED = re.compile(rf"{_ZH_NUMBER}\s*(?:{_ZH_UNITS})?")
+# Words a question counts in that need the counted noun after them: "48枚" says nothing.
+_ZH_CLASSIFIERS = frozenset("枚个名位件项本家座条次种所张辆台")
+_CAPITALIZED = re.compile(r"[A-Z][\w'’.-]*(?:\s+(?:(?:de|van|von|der|da|di|bin|al|la|le)\s+)?"
+                          r"[A-Z][\w'’.-]*)*")
+# Capitalised words that start a sentence or name a month or weekday, not a person.
+_NOT_NAMES = frozenset({
+    "a", "an", "the", "in", "on", "at", "of", "for", "from", "by", "with", "to", "and", "or",
+    "but", "this", "that", "these", "those", "it", "he", "she", "they", "we", "you", "i",
+    "his", "her", "their", "its", "our", "my", "after", "before", "during", "since", "until",
+    "however", "january", "february", "march", "april", "may", "june", "july", "august",
+    "september", "october", "november", "december", "monday", "tuesday", "wednesday",
+    "thursday", "friday", "saturday", "sunday",
+})
+
+
+def wanted(question: str) -> Want:
+    """The kind of span ``question`` asks for (see the module docstring)."""
+    if _YES_NO.search(question):
+        return Want.YES_NO
+    if _DURATION_QUESTION.search(question) and not _HOW_MANY.search(question):
+        return Want.DURATION
+    if (_HOW_MANY.search(question) or _HOW_MEASURE.search(question)
+            or _ZH_QUANTITY.search(question) or re.search("多[长高大远重宽深]", question)):
+        return Want.NUMBER
+    if _DATE_QUESTION.search(question):
+        return Want.DATE
+    if _WHO_QUESTION.search(question):
+        return Want.NAME
+    return Want.SENTENCE
+
+
+def short_answer(question: str, sentence: str, *, now: datetime | None = None) -> str:
+    """The smallest span of ``sentence`` that answers ``question``; the sentence when no
+    span of the wanted kind is found. A date is looked for only with ``now`` (the time
+    relative phrases are read against)."""
+    want = wanted(question)
+    span: str | None = None
+    if want is Want.NUMBER:
+        span = _number(question, sentence)
+    elif want is Want.DURATION:
+        span = _duration(question, sentence)
+    elif want is Want.DATE and now is not None:
+        span = _date(sentence, now=now)
+    elif want is Want.NAME:
+        span = _names(question, sentence)
+    return (span or sentence).strip()
+
+
+def _number(question: str, sentence: str) -> str | None:
+    zh = _ZH_QUANTITY.search(question)
+    if zh and re.search(f"[{HAN}]", question):
+        return _zh_number(zh.group(1), sentence)
+    if re.search("多[长高大远重宽深]", question):
+        return _first_zh_measure(sentence)
+    match = _HOW_MANY.search(question)
+    if match and match.group(1).lower() not in {"is", "are", "was", "does", "do", "did"}:
+        unit = match.group(1).lower().rstrip("s")
+        counted = re.search(rf"\b{_QUALIFIER}{_RANGE}[\s-]+(?:[a-z]+\s+){{0,2}}?"
+                            rf"{re.escape(unit)}s?\b", sentence, re.IGNORECASE)
+        if counted:
+            return counted.group(0)
+        return _duration(question, sentence) if _DURATION.search(sentence) else None
+    return _first_measure(sentence)
+
+
+def _duration(question: str, sentence: str) -> str | None:
+    if re.search(f"[{HAN}]", question + sentence):
+        found = re.search(rf"{_ZH_NUMBER}\s*(?:{_ZH_TIME_UNITS})", sentence)
+        if found:
+            return found.group(0)
+    duration = _DURATION.search(sentence)
+    return duration.group(0) if duration else None
+
+
+def _zh_number(unit: str, sentence: str) -> str | None:
+    """Number + the question's unit: the shortest unit that stands alone (天, 公里), the
+    counted noun as well after a classifier (枚金牌)."""
+    lengths = range(len(unit), 0, -1) if unit[:1] in _ZH_CLASSIFIERS else range(1, len(unit) + 1)
+    for size in lengths:
+        if not re.fullmatch(f"[{HAN}%％]+", unit[:size]):
+            continue
+        found = re.search(rf"{_ZH_NUMBER}\s*{re.escape(unit[:size])}", sentence)
+        if found:
+            return found.group(0)
+    return _first_zh_measure(sentence)
+
+
+def _first_zh_measure(sentence: str) -> str | None:
+    for found in _ZH_MEASURED.finditer(sentence):
+        text = found.group(0).strip()
+        if not any(c.isdigit() or c in "零〇一二两三四五六七八九十百千万" for c in text[:1]):
+            continue
+        following = sentence[found.end():found.end() + 1]
+        # A year, month or day is a date, not a quantity.
+        if re.fullmatch(r"\d{4}年?", text) or following in "月日号-/":
+            continue
+        if text[-1:] not in "万亿" and not re.search(f"(?:{_ZH_UNITS})$", text):
+            continue
+        return text
+    return None
+
+
+def _first_measure(sentence: str) -> str | None:
+    for found in _MEASURED.finditer(sentence):
+        text = found.group(0).strip()
+        if not re.search(r"\d|[a-z]", text) or re.fullmatch(r"(?:1[5-9]|20)\d\d", text):
+            continue
+        if re.search(r"[$€£¥%]|\b(?:percent|cent|million|billion)\b", text) or \
+                re.search(_MEASURE_UNIT, text, re.IGNORECASE):
+            return text
+    return None
+
+
+def _date(sentence: str, *, now: datetime) -> str | None:
+    found = next((e for e in extract(sentence, now=now) if e.kind == "date"), None)
+    return None if found is None else found.text
+
+
+def _names(question: str, sentence: str) -> str | None:
+    """The one run of capitalised words (joined by "and" or commas) the question does not
+    name; None when there is none or more than one. A run made only of the question's
+    words is no answer to it: "our Data Protection Officer, Dr. Maria Keller", asked "who
+    is the Data Protection Officer", names Dr. Maria Keller."""
+    asked = {w.lower() for w in re.findall(r"[\w'’]+", question)}
+    runs = []
+    for found in _CAPITALIZED.finditer(sentence):
+        words = [w.strip(".,'’").lower() for w in found.group(0).split()]
+        if all(w in asked or w in _NOT_NAMES for w in words):
+            continue
+        # One capitalised word opening the sentence is as likely a common word.
+        if found.start() == 0 and len(words) == 1:
+            continue
+        runs.append(found)
+    if not runs:
+        return None
+    joined = [runs[0]]
+    for run in runs[1:]:
+        between = sentence[joined[-1].end():run.start()]
+        if re.fullmatch(r"\s*(?:,|,?\s*and|&)\s*", between):
+            joined.append(run)
+        else:
+            return None
+    return sentence[joined[0].start():joined[-1].end()].rstrip(".,")
+
+
+_NUMBERS = re.compile(r"\d+(?:[.,]\d+)?")
 _WORD = re.compile(r"[a-z]+")
 _NUMBER_WORDS = {
     "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
@@ -25,27 +234,6 @@ _NUMBER_WORDS = {
     "fourteen": "14", "fifteen": "15", "twenty": "20", "thirty": "30", "sixty": "60",
     "ninety": "90", "hundred": "100",
 }
-
-
-def short_answer(question: str, sentence: str) -> str:
-    """The part of ``sentence`` that answers ``question``; the sentence when no rule fits.
-
-    "How many X" takes the first "<number> [up to two words] X" of the sentence; a
-    duration question ("how long", "window", "period", "deadline") the first
-    "<number> <time unit>".
-    """
-    match = _HOW_MANY.search(question)
-    if match:
-        unit = match.group(1).lower().rstrip("s")
-        counted = re.search(rf"\b{_NUMBER}\s+(?:[a-z]+\s+){{0,2}}?{re.escape(unit)}s?\b",
-                            sentence, re.IGNORECASE)
-        if counted:
-            return counted.group(0)
-    if match or _DURATION_QUESTION.search(question):
-        duration = _DURATION.search(sentence)
-        if duration:
-            return duration.group(0)
-    return sentence.strip()
 
 
 def stated_numbers(text: str) -> frozenset[str]:

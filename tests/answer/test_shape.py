@@ -1,0 +1,60 @@
+"""Short answers as spans of the sentence: golden cases (tests/answer/data/short_answers.jsonl)
+and, over arbitrary text, an answer that is always a span of its sentence."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from chronorag.answer.shape import Want, short_answer, wanted
+
+NOW = datetime(2026, 1, 1, tzinfo=UTC)
+CASES = [json.loads(line) for line in
+         (Path(__file__).parent / "data" / "short_answers.jsonl").read_text(
+             encoding="utf-8").splitlines() if line.strip()]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["why"] for c in CASES])
+def test_golden_short_answers(case: dict[str, Any]) -> None:
+    assert short_answer(case["question"], case["sentence"], now=NOW) == case["answer"]
+
+
+def test_what_a_question_wants() -> None:
+    assert wanted("Is the store open on Sundays?") is Want.YES_NO
+    assert wanted("How long is the return window?") is Want.DURATION
+    assert wanted("How many days do I have?") is Want.NUMBER
+    assert wanted("When did the policy take effect?") is Want.DATE
+    assert wanted("Who wrote it?") is Want.NAME
+    assert wanted("What is the refund policy?") is Want.SENTENCE
+    assert wanted("退款需要多久？") is Want.DURATION
+    assert wanted("可以退货吗？") is Want.YES_NO
+
+
+def test_a_date_is_looked_for_only_with_a_now() -> None:
+    sentence = "It took effect on February 1, 2024."
+    assert short_answer("When did it take effect?", sentence) == sentence
+    assert short_answer("When did it take effect?", sentence, now=NOW) == "February 1, 2024"
+
+
+QUESTIONS = st.sampled_from([
+    "How many days do I have?", "How long does it take?", "How much is it?", "Who is it?",
+    "When was it?", "Is it open?", "多少天？", "多久？", "多长？", "几枚金牌？", "什么时候？",
+    "谁？", "How tall is it?", ""])
+PIECES = st.sampled_from(["10", "-", "–", "14", " days", " business", "$", "5", " to ", "%",
+                          "天", "个工作日", "万", "枚", "金牌", "Dr.", " Maria", " Keller", " and ",
+                          "2024年", "1月1日", "February 1, 2024", ", ", "。", "at least ", "\n"])
+
+
+@settings(deadline=None, max_examples=200)
+@given(question=st.one_of(QUESTIONS, st.text(max_size=40)),
+       sentence=st.one_of(st.lists(PIECES, max_size=20).map("".join), st.text(max_size=120)))
+def test_any_answer_is_a_span_of_its_sentence(question: str, sentence: str) -> None:
+    assert isinstance(wanted(question), Want)
+    answer = short_answer(question, sentence, now=NOW)
+    assert answer == answer.strip() and answer in sentence
