@@ -144,7 +144,7 @@ def review_groups(review: Any, known: Mapping[str, str]) -> list[Group]:
 
 def _walk(node: Any, path: str, known: Mapping[str, str], *, relevant: bool) -> Iterator[Group]:
     if isinstance(node, Mapping):
-        direct = _ids_in(node.values(), known)
+        direct = ids_in(node.values(), known)
         if relevant and len(direct) >= 2:
             yield Group(path, tuple(direct))
             return
@@ -155,7 +155,7 @@ def _walk(node: Any, path: str, known: Mapping[str, str], *, relevant: bool) -> 
                 flag = False
             yield from _walk(value, sub, known, relevant=flag)
     elif isinstance(node, list):
-        direct = _ids_in(node, known)
+        direct = ids_in(node, known)
         if relevant and len(direct) >= 2 and len(direct) == len(node):
             yield Group(path, tuple(direct))
             return
@@ -163,7 +163,7 @@ def _walk(node: Any, path: str, known: Mapping[str, str], *, relevant: bool) -> 
             yield from _walk(value, f"{path}[{i}]", known, relevant=relevant)
 
 
-def _ids_in(values: Iterable[Any], known: Mapping[str, str]) -> list[str]:
+def ids_in(values: Iterable[Any], known: Mapping[str, str]) -> list[str]:
     """Corpus ids standing directly among ``values`` (strings, or lists of strings)."""
     out: list[str] = []
     for value in values:
@@ -198,8 +198,10 @@ def related_pairs(chains: Iterable[list[str]], duplicates: Iterable[list[str]]
 
 # ---- dates the product says a document states ----
 
-_DATE_KEYS = re.compile(r"valid_from|effective|stated|propos|suggest|published|date", re.I)
-_NOT_DATE_KEYS = re.compile(r"ingested|modified|now|as_of|checked|generated", re.I)
+# "Last updated" may land in modified_at: it is still the date the text states.
+_DATE_KEYS = re.compile(r"valid_from|effective|stated|propos|suggest|published|modified|date",
+                        re.I)
+_NOT_DATE_KEYS = re.compile(r"ingested|now|as_of|checked|generated", re.I)
 _ISO = re.compile(r"^(\d{4})-(\d{2})(?:-(\d{2}))?")
 
 
@@ -219,6 +221,19 @@ def dates_in(node: Any, *, relevant: bool = False) -> list[str]:
         if m:
             out.append(m.group(0))
     return out
+
+
+def any_dates(node: Any) -> list[str]:
+    """Every ISO date string anywhere in a JSON value, except under system-time keys."""
+    if isinstance(node, Mapping):
+        return [d for k, v in node.items() if not _NOT_DATE_KEYS.search(str(k))
+                for d in any_dates(v)]
+    if isinstance(node, list):
+        return [d for v in node for d in any_dates(v)]
+    if isinstance(node, str):
+        m = _ISO.match(node)
+        return [m.group(0)] if m and len(node) <= 40 else []
+    return []
 
 
 def date_matches(found: str, stated: str) -> bool:

@@ -39,6 +39,10 @@ def question_rows(results: list[dict[str, Any]], skipped: list[dict[str, Any]],
                                            for c in COLUMNS)])
     rows.append(["answered with a heading", *(_count(groups[c], "heading") for c in COLUMNS)])
     rows.append(["answered with a cut sentence", *(_count(groups[c], "cut") for c in COLUMNS)])
+    rows.append(["any status: answer is a heading", *(_count(groups[c], "heading_any")
+                                                      for c in COLUMNS)])
+    rows.append(["any status: answer is a cut sentence", *(_count(groups[c], "cut_any")
+                                                          for c in COLUMNS)])
     rows.append(["answered and wrong version", *(
         str(sum(1 for r in groups[c] if r["status"] == "answered" and not r["version_right"]))
         for c in COLUMNS)])
@@ -64,7 +68,8 @@ def review_rows(review: dict[str, Any]) -> list[list[str]]:
     return [
         ["review: keys holding doc-id groups", ", ".join(review["keys"]) or "none"],
         ["review: pairs proposed / true (precision)", precision],
-        ["review: false pairs", str(len(review["false"]))],
+        ["review: false pairs (of them translations or look-alike policies)",
+         f"{len(review['false'])} ({review['false_translation_or_lookalike']})"],
         ["review: true chains proposed whole", f"{review['chains_whole']}/{review['chains']}"],
         ["review: consecutive version pairs found", f"{review['steps_found']}/{review['steps']}"],
         ["review: exact duplicates found", f"{review['duplicates_found']}/{review['duplicates']}"],

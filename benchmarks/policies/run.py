@@ -133,7 +133,7 @@ def judge(q: dict[str, Any], answer: dict[str, Any] | None, *, known: dict[str, 
           truth: dict[str, Any]) -> dict[str, Any]:
     if answer is None:
         return {"status": "error", "version_right": False, "exact": False,
-                "heading": False, "cut": False, "top": None, "answer": None}
+                "heading_any": False, "cut_any": False, "top": None, "answer": None}
     status = answer.get("status")
     text = answer.get("answer")
     top = top_applicable(answer, known)
@@ -141,18 +141,18 @@ def judge(q: dict[str, Any], answer: dict[str, Any] | None, *, known: dict[str, 
                     for e in answer.get("evidence") or []]
     sources = [e.get("text") or "" for e in answer.get("evidence") or []]
     sources += source_texts(corpus, truth, [i for i in evidence_ids[:3] if i])
-    answered = status == "answered"
     return {
         "status": status, "answer": text, "top": top,
         "evidence": evidence_ids[:5],
         "version_right": top is not None and top in same.get(q["doc"], {q["doc"]}),
         "exact": metrics.exact(text, q["answer"], q.get("accept", ())),
-        "heading": answered and metrics.is_heading(text, headings),
-        "cut": answered and metrics.is_cut(text, sources),
+        "heading_any": metrics.is_heading(text, headings),
+        "cut_any": metrics.is_cut(text, sources),
         "upcoming": [metrics.to_corpus_id(u.get("doc_id"), known)
                      for u in answer.get("upcoming") or []],
         "flags": answer.get("flags") or [],
-    }
+    } | {"heading": status == "answered" and metrics.is_heading(text, headings),
+         "cut": status == "answered" and metrics.is_cut(text, sources)}
 
 
 def equivalents(truth: dict[str, Any]) -> dict[str, set[str]]:
@@ -184,9 +184,12 @@ def review(cli: str, db: Path, known: dict[str, str], truth: dict[str, Any],
     whole = sum(all(frozenset(p) in proposed for p in itertools.pairwise(c))
                 for c in chains)
     false = sorted(sorted(p) for p in proposed - related)
+    near = {frozenset((a, b)) for kind in ("translations", "lookalikes")
+            for left, right in truth.get(kind, []) for a in left for b in right}
     return {"available": True, "seconds": round(seconds, 1), "json": data,
             "keys": sorted({g.where.split("[")[0] for g in groups}),
             "proposed": len(proposed), "true": len(proposed & related), "false": false,
+            "false_translation_or_lookalike": sum(frozenset(p) in near for p in false),
             "chains": len(chains), "chains_whole": whole, "steps": len(steps),
             "steps_found": len(steps & proposed),
             "duplicates": len(dups),
@@ -209,24 +212,28 @@ def document_dates(cli: str, db: Path, ids: list[str]) -> dict[str, list[str]] |
 
 
 def review_dates(data: Any, known: dict[str, str]) -> dict[str, list[str]]:
-    """Dates the review JSON gives next to a doc id (its suggestions, if it has any)."""
+    """Dates the review JSON proposes for a doc id: an item naming one document whose keys
+    or kind speak of a date, a proposal or a suggestion."""
     out: dict[str, list[str]] = {}
+    hint = re.compile(r"date|propos|suggest|valid_from|effective", re.I)
 
-    def walk(node: Any) -> None:
+    def walk(node: Any, key: str) -> None:
         if isinstance(node, dict):
-            ids = [i for v in node.values() if isinstance(v, str)
-                   if (i := metrics.to_corpus_id(v, known)) is not None]
-            if len(ids) == 1:
-                found = metrics.dates_in(node)
+            ids = metrics.ids_in(node.values(), known)
+            words = " ".join([key, *map(str, node), *(v for v in node.values()
+                                                       if isinstance(v, str) and len(v) < 40)])
+            if len(ids) == 1 and hint.search(words):
+                found = metrics.any_dates(node)
                 if found:
                     out.setdefault(ids[0], []).extend(found)
-            for value in node.values():
-                walk(value)
+                    return
+            for k, value in node.items():
+                walk(value, str(k))
         elif isinstance(node, list):
             for value in node:
-                walk(value)
+                walk(value, key)
 
-    walk(data)
+    walk(data, "")
     return out
 
 
