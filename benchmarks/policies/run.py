@@ -315,9 +315,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         report_ingest = ingest(cli, db, db.with_name(db.name + ".stage"),
                                dates_from_text=args.dates_from_text)
+        said = (report_ingest["stdout"].strip().splitlines() or [""])[-1][:300]
         print(f"ingest: exit {report_ingest['exit']} in {report_ingest['seconds']} s "
-              f"({len(staged)} files: {', '.join(sorted(formats))}) {report_ingest['notes']}",
-              file=sys.stderr)
+              f"({len(staged)} files: {', '.join(sorted(formats))}) {report_ingest['notes']}; "
+              f"it said: {said}", file=sys.stderr)
         if report_ingest["exit"] != 0:
             print(report_ingest["stderr"], file=sys.stderr)
             return 1
