@@ -52,6 +52,29 @@ def test_multipart_upload_of_markdown_and_jsonl(fast_served: Served) -> None:
     assert parking["title"] == "Parking" and parking["source"] == "Parking.md"
 
 
+def test_multipart_upload_of_html_and_pdf_is_read_as_text(fast_served: Served) -> None:
+    from fpdf import FPDF
+
+    pdf = FPDF()
+    pdf.add_page()
+    pdf.set_font("helvetica", size=12)
+    pdf.multi_cell(0, 8, "Shuttle timetable\n\nThe night shuttle leaves at 23:00 from gate 2.")
+    page = (b"<html><head><title>Canteen</title></head><body><nav>Home | About</nav><main>"
+            b"<h1>Canteen</h1><p>The canteen opens at <b>11:30</b> on weekdays.</p></main>"
+            b"</body></html>")
+    files = [("files", ("site/canteen.html", page, "text/html")),
+             ("files", ("timetable.pdf", bytes(pdf.output()), "application/pdf"))]
+    with fast_served.client(fast_served.admin_key) as client:
+        report = client.post("/v1/documents", files=files).json()
+        assert (report["files"], report["added"]) == (2, 2), report
+        canteen = client.get("/v1/documents/canteen").json()
+        timetable = client.get("/v1/documents/timetable").json()
+    assert canteen["title"] == "Canteen"
+    assert "<b>" not in canteen["text"] and "Home | About" not in canteen["text"]
+    assert "The canteen opens at 11:30 on weekdays." in canteen["text"]
+    assert "The night shuttle leaves at 23:00 from gate 2." in timetable["text"]
+
+
 def test_a_bad_file_rejects_the_whole_upload_with_file_line_field(fast_served: Served
                                                                   ) -> None:
     before = _count(fast_served)

@@ -89,7 +89,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="chronorag", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
 
-    p = sub.add_parser("ingest", help="validate and store documents (.jsonl, .md, .txt, folders)")
+    p = sub.add_parser("ingest", help="validate and store documents (.jsonl, .md, .txt, .html, "
+                       ".pdf, .docx, folders)")
     p.add_argument("paths", nargs="+")
     _store_options(p)
     _batch_option(p)

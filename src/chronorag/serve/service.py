@@ -235,8 +235,9 @@ class Service:
 
 def _check_names(uploads: Sequence[Upload]) -> list[str]:
     if not uploads:
-        raise ApiError(422, "invalid_request", "no files: send one or more .jsonl, .md or "
-                       ".txt files in the form field 'files', or a JSON Lines body")
+        raise ApiError(422, "invalid_request", "no files: send one or more files ("
+                       + ", ".join(SUFFIXES) + ") in the form field 'files', or a JSON Lines "
+                       "body")
     names: list[str] = []
     problems: list[FieldError] = []
     for number, upload in enumerate(uploads, 1):

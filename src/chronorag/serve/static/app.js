@@ -549,7 +549,7 @@ async function upload(event) {
   report.hidden = true;
   errorBox.hidden = true;
   if (!files.length) {
-    $("upload-error-message").textContent = "Choose one or more .jsonl, .md or .txt files first.";
+    $("upload-error-message").textContent = "Choose one or more files first (.jsonl, .md, .txt, .html, .pdf, .docx).";
     $("upload-errors").replaceChildren();
     errorBox.hidden = false;
     return;
