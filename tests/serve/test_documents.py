@@ -75,6 +75,28 @@ def test_multipart_upload_of_html_and_pdf_is_read_as_text(fast_served: Served) -
     assert "The night shuttle leaves at 23:00 from gate 2." in timetable["text"]
 
 
+def test_an_upload_may_take_its_dates_from_the_text(fast_served: Served) -> None:
+    page = b"# Visitor policy\n\nEffective date: March 1, 2026\n\nVisitors sign in at desk 1.\n"
+    linked = b"---\nsupersedes: [visitors-2019]\n---\nVisitors sign in at desk 2.\n"
+    with fast_served.client(fast_served.admin_key) as client:
+        dangling = _error(client.post("/v1/documents", files=[
+            ("files", ("visitors-2027.md", linked, "text/markdown"))]), 422,
+            "invalid_documents")
+        assert dangling["errors"][0]["field"] == "supersedes", dangling
+        noted = client.post("/v1/documents?allow_dangling=true", files=[
+            ("files", ("visitors-2027.md", linked, "text/markdown"))])
+        assert noted.status_code == 200 and noted.json()["notes"], noted.text
+        plain = client.post("/v1/documents", files=[
+            ("files", ("visitors.md", page, "text/markdown"))]).json()
+        assert plain["added"] == 1
+        assert client.get("/v1/documents/visitors").json()["valid_from"] is None
+        dated = client.post("/v1/documents?dates_from_text=true", files=[
+            ("files", ("visitors.md", page, "text/markdown"))]).json()
+        assert dated["replaced"] == 1, dated
+        stored = client.get("/v1/documents/visitors").json()
+    assert stored["valid_from"]["start"].startswith("2026-03-01")
+
+
 def test_a_bad_file_rejects_the_whole_upload_with_file_line_field(fast_served: Served
                                                                   ) -> None:
     before = _count(fast_served)

@@ -178,11 +178,16 @@ def time_extract(key: Caller, ctx: Ctx, body: ExtractBody) -> dict[str, Any]:
 @router.post("/documents", tags=["documents"])
 async def upload(request: Request, key: Caller, ctx: Ctx,
                  name: Annotated[str, Query(max_length=200)] = "upload.jsonl",
-                 replace: Annotated[bool, Query()] = False) -> dict[str, Any]:
+                 replace: Annotated[bool, Query()] = False,
+                 dates_from_text: Annotated[bool, Query()] = False,
+                 allow_dangling: Annotated[bool, Query()] = False) -> dict[str, Any]:
     """Ingest a JSON Lines body (``application/x-ndjson``) or files sent as
     ``multipart/form-data`` in the field ``files``; all or nothing, like the CLI. Each
     file keeps its name (a Markdown file's id is its name without suffix); ``replace``
-    lets a document replace a stored one read from another file (``ingest --replace``)."""
+    lets a document replace a stored one read from another file (``ingest --replace``),
+    ``dates_from_text`` fills missing dates and links from what the text states
+    (``--dates-from-text``), ``allow_dangling`` accepts links to unknown ids with a note
+    (``--allow-dangling``)."""
     require_admin(key, "uploading documents")
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if kind in (NDJSON, "application/jsonl"):
@@ -196,7 +201,9 @@ async def upload(request: Request, key: Caller, ctx: Ctx,
                        "Lines body) or multipart/form-data (files in the field 'files')")
     now = ctx.now(None)
     result: dict[str, Any] = await anyio.to_thread.run_sync(
-        lambda: ctx.service.ingest(key, uploads, now=now, replace=replace))
+        lambda: ctx.service.ingest(key, uploads, now=now, replace=replace,
+                                   dates_from_text=dates_from_text,
+                                   allow_dangling=allow_dangling))
     return result
 
 

@@ -186,11 +186,13 @@ class Service:
     # -- writing ----------------------------------------------------------------------
 
     def ingest(self, key: ApiKey, uploads: Sequence[Upload], *, now: datetime,
-               replace: bool = False) -> dict[str, Any]:
+               replace: bool = False, dates_from_text: bool = False,
+               allow_dangling: bool = False) -> dict[str, Any]:
         """Validate every uploaded file, then ingest them all; a rejected upload changes
         nothing (``ApiError`` 422 with each problem). An upload keeps its name: a
         Markdown file's id is its name without suffix, and its documents' source is the
-        name; ``replace`` lets it replace documents read from another file."""
+        name; ``replace`` lets it replace documents read from another file;
+        ``dates_from_text`` and ``allow_dangling`` are ``Engine.ingest``'s."""
         require_admin(key, "uploading documents")
         names = _check_names(uploads)
         with tempfile.TemporaryDirectory(prefix="chronorag-upload-") as tmp:
@@ -201,7 +203,9 @@ class Service:
                 inputs.append(Named(path, name))
             with self._write_lock:
                 try:
-                    report = self._writer_engine().ingest(inputs, now=now, replace=replace)
+                    report = self._writer_engine().ingest(
+                        inputs, now=now, replace=replace, dates_from_text=dates_from_text,
+                        allow_dangling=allow_dangling)
                 except ValidationError as exc:
                     raise ApiError(422, "invalid_documents", f"rejected: {len(exc.errors)} "
                                    "problem(s); nothing was stored",
