@@ -198,7 +198,7 @@ def test_10_mb_document_ingests(tmp_path: Path, hash_embedder) -> None:
     path = tmp_path / "huge.md"
     path.write_text("# Minutes\n\n" + text, encoding="utf-8")
     with SQLiteStore(tmp_path / "kb.db") as store:
-        report = _ingest(store, [path], hash_embedder)
+        report = _ingest(store, [path], hash_embedder, root=tmp_path)
         assert report.added == ("huge",)
         [doc] = store.documents()
         assert len(doc.text) >= 9_900_000  # the heading mark and line-end spaces are markup

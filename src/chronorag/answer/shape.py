@@ -21,7 +21,7 @@ import enum
 import re
 from datetime import datetime
 
-from chronorag.lang import HAN, STATEMENT_STOP_WORDS
+from chronorag.lang import EN_STOP_WORDS, HAN, OVERLAP_STOP_WORDS, STATEMENT_STOP_WORDS
 from chronorag.timex.extract import extract
 
 
@@ -86,13 +86,11 @@ _ZH_CLASSIFIERS = frozenset("枚个名位件项本家座条次种所张辆台")
 _CAPITALIZED = re.compile(r"[A-Z][\w'’.-]*(?:\s+(?:(?:de|van|von|der|da|di|bin|al|la|le)\s+)?"
                           r"[A-Z][\w'’.-]*)*")
 # Capitalised words that start a sentence or name a month or weekday, not a person.
-_NOT_NAMES = frozenset({
-    "a", "an", "the", "in", "on", "at", "of", "for", "from", "by", "with", "to", "and", "or",
-    "but", "this", "that", "these", "those", "it", "he", "she", "they", "we", "you", "i",
-    "his", "her", "their", "its", "our", "my", "after", "before", "during", "since", "until",
-    "however", "january", "february", "march", "april", "may", "june", "july", "august",
-    "september", "october", "november", "december", "monday", "tuesday", "wednesday",
-    "thursday", "friday", "saturday", "sunday",
+_NOT_NAMES = OVERLAP_STOP_WORDS | frozenset({
+    "he", "she", "they", "we", "you", "our", "my", "after", "before", "during", "since",
+    "until", "however", "january", "february", "march", "april", "may", "june", "july",
+    "august", "september", "october", "november", "december", "monday", "tuesday",
+    "wednesday", "thursday", "friday", "saturday", "sunday",
 })
 
 
@@ -136,7 +134,8 @@ def _number(question: str, sentence: str) -> str | None:
     if re.search("多[长高大远重宽深]", question):
         return _first_zh_measure(sentence)
     match = _HOW_MANY.search(question)
-    if match and match.group(1).lower() not in {"is", "are", "was", "does", "do", "did"}:
+    # "how many is ..." counts nothing: a stop word is no unit.
+    if match and match.group(1).lower() not in EN_STOP_WORDS:
         unit = match.group(1).lower().rstrip("s")
         counted = re.search(rf"\b{_QUALIFIER}{_RANGE}[\s-]+(?:[a-z]+\s+){{0,2}}?"
                             rf"{re.escape(unit)}s?\b", sentence, re.IGNORECASE)
