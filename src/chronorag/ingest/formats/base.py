@@ -21,7 +21,7 @@ from typing import Literal, Protocol
 from chronorag.errors import ChronoragError
 from chronorag.ingest.formats.layout import Layout, Unit
 
-__all__ = ["Block", "Extracted", "FormatError", "Kind", "Piece", "Reader", "assemble",
+__all__ = ["Block", "Extracted", "FormatError", "Kind", "Piece", "Reader", "Table", "assemble",
            "table_rows"]
 
 Kind = Literal["heading", "paragraph", "item", "row", "code"]
@@ -64,6 +64,16 @@ class Piece:
 
     text: str
     source: int | None = None
+
+
+@dataclass
+class Table:
+    """A table being read: its block group, its rows of cells (each cell its pieces), and
+    whether its first row is a header (whose cells then name the others')."""
+
+    group: int
+    rows: list[list[list[Piece]]] = field(default_factory=list)
+    header: bool = False
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,6 @@ from __future__ import annotations
 import codecs
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from typing import Any
 
 from chronorag.deps import import_module
@@ -23,6 +22,7 @@ from chronorag.ingest.formats.base import (
     FormatError,
     Kind,
     Piece,
+    Table,
     assemble,
     table_rows,
 )
@@ -99,13 +99,6 @@ def _start_of(source: str, tag: str | None) -> int:
     return found.end() if found else 0
 
 
-@dataclass
-class _Table:
-    group: int
-    rows: list[list[list[Piece]]] = field(default_factory=list)
-    header: bool = False
-
-
 class _Walk:
     """One pass over the element tree, depth first, without recursion (pages nest
     deeper than Python's stack)."""
@@ -117,7 +110,7 @@ class _Walk:
         self.pieces: list[Piece] = []
         self.kind: tuple[Kind, int, int | None] = ("paragraph", 0, None)
         self.lists: list[int] = []
-        self.tables: list[_Table] = []
+        self.tables: list[Table] = []
         self.pre = 0
         self.out: list[Block] = []
 
@@ -169,7 +162,7 @@ class _Walk:
             self.kind = ("item", 0, self.lists[-1])
         elif tag == "table":
             self.groups += 1
-            self.tables.append(_Table(self.groups))
+            self.tables.append(Table(self.groups))
         elif tag == "tr" and self.tables:
             self.tables[-1].rows.append([])
         elif tag == "pre":

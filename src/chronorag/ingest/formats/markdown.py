@@ -11,12 +11,19 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
 from chronorag.deps import import_module
-from chronorag.ingest.formats.base import Block, Extracted, FormatError, Piece, assemble, table_rows
+from chronorag.ingest.formats.base import (
+    Block,
+    Extracted,
+    FormatError,
+    Piece,
+    Table,
+    assemble,
+    table_rows,
+)
 
 __all__ = ["MarkdownReader", "read_markdown"]
 
@@ -62,13 +69,6 @@ def _text(block: Block) -> str:
     return " ".join("".join(p.text for p in block.pieces).split())
 
 
-@dataclass
-class _Table:
-    group: int
-    rows: list[list[list[Piece]]] = field(default_factory=list)
-    header: bool = False
-
-
 class _Walk:
     """State of one pass over the token stream."""
 
@@ -87,7 +87,7 @@ class _Walk:
     def blocks(self, tokens: Sequence[Any]) -> Iterator[Block]:
         lists: list[int] = []   # group of the outermost open list, repeated per level
         heading = 0
-        table: _Table | None = None
+        table: Table | None = None
         for token in tokens:
             kind = token.type
             if kind in ("bullet_list_open", "ordered_list_open"):
@@ -99,7 +99,7 @@ class _Walk:
                 heading = int(token.tag[1:])
             elif kind == "table_open":
                 self.groups += 1
-                table = _Table(self.groups)
+                table = Table(self.groups)
             elif kind == "thead_open" and table is not None:
                 table.header = True
             elif kind == "tr_open" and table is not None:
