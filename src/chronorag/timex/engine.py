@@ -19,7 +19,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from chronorag.model import Granularity, Interval
 from chronorag.timex import calendar as cal
@@ -54,6 +54,7 @@ class Found:
     kind: str
     clock: Clock | None = None
     reason: str | None = None
+    rule: Rule | None = field(default=None, compare=False, repr=False)
 
     @property
     def skipped(self) -> bool:
@@ -164,7 +165,8 @@ class Scanner:
             except _CALENDAR_ERRORS as exc:
                 era = _ERA_AFTER.match(text, m.end()) if self.eras else None
                 end = m.end() if era is None else era.end()  # "31 Feb 500 BC" as a whole
-                return skipped(text, pos, end, f"{rule.name}: {exc}", rule.relative)
+                return replace(skipped(text, pos, end, f"{rule.name}: {exc}", rule.relative),
+                               rule=rule)
         return None
 
 
@@ -172,12 +174,12 @@ def _found(text: str, m: re.Match[str], rule: Rule, result: Interval | Clock,
            eras: bool) -> Found:
     """The reading of a match; raises ``Unheld`` for a BC time or one outside the calendar."""
     if isinstance(result, Clock):
-        return Found(m.start(), m.end(), None, rule.relative, "time", result)
+        return Found(m.start(), m.end(), None, rule.relative, "time", result, rule=rule)
     era = _ERA_AFTER.match(text, m.end()) if eras else None
     if era is not None and era["bc"]:
         raise cal.Unheld(f"{era['bc']}: the calendar starts at AD 1")
     end = m.end() if era is None else era.end()
-    return Found(m.start(), end, cal.held(result), rule.relative, rule.kind)
+    return Found(m.start(), end, cal.held(result), rule.relative, rule.kind, rule=rule)
 
 
 # ---------------------------------------------------------------- merging passes
@@ -296,3 +298,46 @@ def extend_range_words(text: str, found: list[Found]) -> list[Found]:
         out.append(f)
     return out
 
+
+
+# A sentence ends here: an earlier time no longer anchors a later one.
+_SENTENCE_END = re.compile(r"[。！？!?；;\n]|\.\s")
+_ANCHORS = (Granularity.YEAR, Granularity.QUARTER, Granularity.SEASON, Granularity.MONTH,
+            Granularity.WEEK, Granularity.DAY)
+
+
+def anchor_yearless(text: str, found: list[Found], ctx: Context) -> list[Found]:
+    """Read a yearless time (6月, 31日) in the year, or month, of the time before it in
+    the same sentence instead of now's: "2017年8月至11月" is August to November 2017,
+    "2021年3月5日……31日" the 31st of March 2021. A bare day needs a month before it."""
+    out: list[Found] = []
+    anchor: Interval | None = None
+    anchor_end = 0
+    for f in found:
+        if anchor is not None and _SENTENCE_END.search(text, anchor_end, f.start):
+            anchor = None
+        rule = f.rule
+        # A yearless time impossible at now (31日 in November) may be right at its anchor.
+        if rule is not None and rule.yearless and anchor is not None and anchor.start:
+            f = _read_at(text, f, rule, anchor, ctx)
+        if f.interval is not None and f.interval.granularity in _ANCHORS:
+            anchor, anchor_end = f.interval, f.end
+        out.append(f)
+    return out
+
+
+def _read_at(text: str, f: Found, rule: Rule, anchor: Interval, ctx: Context) -> Found:
+    assert anchor.start is not None
+    if rule.name == "bare_day" and anchor.granularity not in (Granularity.MONTH,
+                                                              Granularity.DAY):
+        return f
+    m = rule.regex.match(text, f.start)
+    if m is None:
+        return f
+    try:
+        reading = rule.handler(m, Context(anchor.start.astimezone(ctx.tz), ctx.tz))
+    except _CALENDAR_ERRORS:
+        return f  # 31日 after a February: the reading at now stands
+    if not isinstance(reading, Interval):
+        return f
+    return replace(f, interval=cal.held(reading), kind=rule.kind, reason=None)

@@ -7,14 +7,21 @@ import re
 from datetime import UTC, datetime, tzinfo
 
 from chronorag.lang import HAN, KANA
-from chronorag.timex import en, en_noyear, zh
+from chronorag.timex import en, en_ago, en_noyear, zh
 from chronorag.timex.calendar import Context
-from chronorag.timex.engine import Found, Scanner, attach_times, extend_range_words, merge_ranges
+from chronorag.timex.engine import (
+    Found,
+    Scanner,
+    anchor_yearless,
+    attach_times,
+    extend_range_words,
+    merge_ranges,
+)
 from chronorag.timex.numerals import CN_NUM_CHARS
 from chronorag.timex.rules import ERA_MARK, FLAGS
 
 log = logging.getLogger(__name__)
-_ALL = [*en.REGISTRY.rules, *en_noyear.REGISTRY.rules, *zh.REGISTRY.rules]
+_ALL = [*en_ago.REGISTRY.rules, *en.REGISTRY.rules, *en_noyear.REGISTRY.rules, *zh.REGISTRY.rules]
 _NUMERALS = rf"[0-9{CN_NUM_CHARS}]"
 # Every place an absolute expression can begin (see Scanner): a number, or a word that
 # some absolute rule starts with ("the 1990s", "May 6, 2021", "from 1990 to 1995", ...).
@@ -81,4 +88,6 @@ def find(text: str, ctx: Context, *, word_starts: bool = False) -> list[Found]:
     if not found:
         return found
     found = attach_times(text, found, ctx)
+    if ctx.now is not None:
+        found = anchor_yearless(text, found, ctx)
     return extend_range_words(text, merge_ranges(text, found))

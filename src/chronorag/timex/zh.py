@@ -5,7 +5,13 @@ Conventions:
 * Weeks start on Monday. 上周 is the whole previous calendar week; 上周二 is the Tuesday of
   that week; 这周三 / 本周三 is the Wednesday of the current week even if it is past;
   下周三 is the Wednesday of next week. A bare 周二 / 星期二 means this week's Tuesday.
-* N天前 / 三年前 is the single day exactly that far back (month ends clamp).
+* N天前 / N周前 / N个月前 / N年前 is the calendar unit that far back, at its granularity
+  (三年前 is that year, 两个月前 that month, 3天前 that day; month ends clamp), as English
+  "N years ago" is; 半年前 / 一年半前 are the month that far back (``zh_range``).
+* A time of the year after N年前 / N年后 is read in that year: 三年前3月, 五年前的5月底,
+  两年前的上半年, 四年前夏天, 三年前的元旦. After N年前 or a named year (去年, 前年),
+  今天 / 当天 is the same day that many years back (五年前的今天), 这个月 the same month,
+  本周 / 这个星期 the same week, 本周末 that weekend.
 * 最近N天 / 近三个月 / 过去N年 is the window of N units ending today, inclusive; 前N周 the N
   units before today, as 后N周 is the N after it.
 * 年初 / 年中 / 年底(年末) are the first / middle / last third of the year (Jan-Apr,
@@ -17,7 +23,7 @@ Conventions:
 * A month or day without a year is of this year / this month (3月, 29日), as a bare 周二 is
   of this week. A two-digit year is 20yy unless that is over ten years ahead (98年 = 1998);
   only 0x年 stands alone, other two-digit years need a month after them.
-* 民国N年 and Qing reign years count from the era's first year (民国三年 = 1914).
+* Era years (民国三年 = 1914), centuries and decades are in ``timex.zh_era``.
 * 去年的前10天 / 2003年的最后两个月 are the first / last N units of that year (N weeks are whole
   Monday-start weeks, numbered as ISO 8601 weeks are); 十月的第一周 is
   the N-th Monday-start week whose Thursday falls in the period (as ISO 8601 weeks).
@@ -27,11 +33,11 @@ Conventions:
 from __future__ import annotations
 
 import re
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 
-from chronorag.model import Granularity
+from chronorag.model import Granularity, Interval
 from chronorag.timex import calendar as cal
-from chronorag.timex import zh_clock, zh_lunar, zh_range
+from chronorag.timex import zh_clock, zh_era, zh_holiday, zh_lunar, zh_range
 from chronorag.timex.calendar import Context
 from chronorag.timex.numerals import BOUNDED_NUMBER, CN_NUM_CHARS, cn_digits, cn_number
 from chronorag.timex.rules import Registry, Result
@@ -162,54 +168,9 @@ def year_part(m: re.Match[str], ctx: Context) -> Result:
     return cal.year_part(_year(m["y"]), _PARTS[m["p"]], ctx.tz)
 
 
-# Era years: 民国N年 counts from 1912 (民国元年), a Qing reign from its first year (康熙三年 is
-# 1664); a month and day may follow. The table holds each era's first year.
-_ERA_FIRST_YEAR = {"民国": 1912, "民國": 1912, "康熙": 1662, "雍正": 1723, "乾隆": 1736,
-                   "嘉庆": 1796, "嘉慶": 1796, "道光": 1821, "咸丰": 1851, "咸豐": 1851,
-                   "同治": 1862, "光绪": 1875, "光緒": 1875, "宣统": 1909, "宣統": 1909}
-_ERAS = "|".join(_ERA_FIRST_YEAR)
+REGISTRY.rules.extend(zh_era.REGISTRY.rules)
 #: Where an era year or a lunar date can begin, for the ingest scanner's starting points.
-STARTERS = _ERAS + "|" + zh_lunar.STARTERS
-
-
-@rule(rf"(?P<e>{_ERAS})\s*(?P<y>元|{N})\s*年"
-      rf"(?:\s*(?P<m>{N})\s*月(?:\s*(?P<d>{N})\s*[日号])?)?")
-def era_year(m: re.Match[str], ctx: Context) -> Result:
-    year = _ERA_FIRST_YEAR[m["e"]] - 1 + (1 if m["y"] == "元" else cn_number(m["y"]))
-    if m["d"]:
-        return cal.day(date(year, cn_number(m["m"]), cn_number(m["d"])), ctx.tz)
-    if m["m"]:
-        return cal.month(year, cn_number(m["m"]), ctx.tz)
-    return cal.years(year, year, ctx.tz)
-
-
-_CENTURY = (rf"(?:公元\s*)?(?<![\d{CN_NUM_CHARS}])(?P<c>\d{{1,2}}|[一二]?十[一二三四五六七八九]?"
-            r"|[一二三四五六七八九])")
-_DECADE = r"(?P<d>[1-9]0|[一二三四五六七八九]十|00|零零)"
-
-
-@rule(_CENTURY + r"\s*世纪\s*" + _DECADE + r"\s*年代(?P<p>初|中|末)?期?")
-def century_decade(m: re.Match[str], ctx: Context) -> Result:
-    first = (cn_number(m["c"]) - 1) * 100 + (0 if m["d"] in ("00", "零零") else cn_number(m["d"]))
-    return cal.decade(first, ctx.tz, _PARTS[m["p"]] if m["p"] else None)
-
-
-@rule(rf"(?:(?<!\d)(?P<y>1\d{{2}}0|20\d0|[1-9]0)|(?<![{CN_NUM_CHARS}纪])(?P<cy>[一二三四五六七八九]?十))"
-      r"\s*年代(?P<p>初|中|末)?期?")
-def decade(m: re.Match[str], ctx: Context) -> Result:
-    value = int(m["y"]) if m["y"] else cn_number(m["cy"])
-    # "90年代" is the 1990s; two-digit decades up to 20 are read as this century.
-    first = value if value >= 1000 else (2000 + value if value <= 20 else 1900 + value)
-    return cal.decade(first, ctx.tz, _PARTS[m["p"]] if m["p"] else None)
-
-
-@rule(_CENTURY + r"\s*世纪(?P<p>初|中叶|中期|末|上半叶|下半叶)?")
-def century(m: re.Match[str], ctx: Context) -> Result:
-    part = {"初": "early", "中叶": "mid", "中期": "mid", "末": "late"}.get(m["p"] or "")
-    if m["p"] in ("上半叶", "下半叶"):
-        lo = 50 if m["p"] == "下半叶" else 0
-        return cal.century_years(cn_number(m["c"]), lo, lo + 49, ctx.tz, Granularity.DECADE)
-    return cal.century(cn_number(m["c"]), ctx.tz, part)
+STARTERS = zh_era.STARTERS + "|" + zh_lunar.STARTERS
 
 
 @rule(rf"(?:[从自在]\s*)?(?P<y1>{Y4})\s*年?\s*(?:到|至|-|–|—|~|～)\s*(?P<y2>{Y4})\s*年"
@@ -283,7 +244,8 @@ def named_month_day(m: re.Match[str], ctx: Context) -> Result:
     return cal.day(first.replace(day=cn_number(m["d"])), ctx.tz)
 
 
-@rule(rf"(?<![年\d{CN_NUM_CHARS}])(?P<m>{N})\s*月\s*(?P<d>{N})\s*[日号]", relative=True)
+@rule(rf"(?<![年\d{CN_NUM_CHARS}])(?P<m>{N})\s*月\s*(?P<d>{N})\s*[日号]", relative=True,
+      yearless=True)
 def month_day(m: re.Match[str], ctx: Context) -> Result:
     return cal.day(date(ctx.today.year, cn_number(m["m"]), cn_number(m["d"])), ctx.tz)
 
@@ -298,14 +260,54 @@ _UNITS = {"天": "day", "日": "day", "周": "week", "週": "week", "星期": "w
 _UNIT = r"(?:[个個])?(?P<u>天|日|周|週|星期|礼拜|禮拜|月|年|季度)"
 
 
-@rule(rf"(?P<n>{N}|半)\s*{_UNIT}\s*(?P<dir>以前|之前|前|以后|之后|后|以後|之後|後)(?![天年])",
-      relative=True)
+_DIRECTION = r"(?P<dir>以前|之前|前|以后|之后|后|以後|之後|後)"
+# What can follow N年前 and still be a time of that year: a month (3月, 5月底, 3月20日), a
+# part of the year, a holiday or festival, or the same day / month / week (今天, 这个月).
+_OF_YEAR = (rf"{N}\s*月份?(?:\s*{N}\s*[日号])?(?:初|上旬|中旬|下旬|底|末)?"
+            rf"(?![\d{CN_NUM_CHARS}个個])|"
+            r"第?[1-4一二三四]季度|Q[1-4]|[上下]半年|[春夏秋冬](?:天|季)|年(?:初(?!次)|底|末)"
+            rf"|{zh_holiday.NAMES}|{zh_lunar.FESTIVAL_NAMES}")
+_SAME_DAY = ("当天", "當天", "这一天", "這一天", "这天", "這天", "同一天")
+_SAME = (r"今天|今日|当天|當天|这一天|這一天|这天|這天|同一天|这个月|這個月|本月|当月|當月"
+         r"|本周末|这个?周末|這個?週末|这个?(?:星期|礼拜|禮拜)|這個?(?:星期|禮拜)|这周|這週"
+         r"|本周|本週")
+
+
+@rule(rf"(?:(?P<n>{N})\s*年(?P<half>半)?\s*{_DIRECTION}\s*的?\s*(?P<rest>{_OF_YEAR}|{_SAME})"
+      rf"|(?P<ny>{_NAMED_YEAR})\s*的?\s*(?P<same>{_SAME}))", relative=True)
+def of_year_back(m: re.Match[str], ctx: Context) -> Result:
+    """The time after N年前 / 去年 read with ``now`` moved that many years: 五年前的今天."""
+    if m["ny"]:
+        years, rest = _YEAR_WORDS[m["ny"]], m["same"]
+    else:
+        n = cn_number(m["n"])
+        if n == 0 or n >= 1000 or m["half"]:
+            return None
+        years, rest = (-n if "前" in m["dir"] else n), m["rest"]
+    assert ctx.now is not None  # relative rules run with a ``now``
+    moved = cal.shift(ctx.today, "year", years)
+    shifted = Context(datetime.combine(moved, ctx.now.timetz()), ctx.tz)
+    rest = "今天" if rest in _SAME_DAY else rest
+    # The same rules read the rest, first alone (5月底, 今天), then as of "this" year (夏天).
+    for text in (rest, "今年" + rest):
+        for other in REGISTRY.rules:
+            found = other.regex.fullmatch(text) if other.handler is not of_year_back else None
+            reading = other.handler(found, shifted) if found else None
+            if isinstance(reading, Interval):
+                return reading
+    return None
+
+
+# "3月后天" is March and the day after tomorrow, but "四年前天猫" is four years ago: only a
+# bare month before 前天 / 后天 / 前年 / 后年 is not an offset.
+@rule(rf"(?P<n>{N})\s*{_UNIT}\s*{_DIRECTION}(?!(?<=[^个個]月[前后後])[天年])", relative=True)
 def units_ago(m: re.Match[str], ctx: Context) -> Result:
-    n = 0 if m["n"] == "半" else cn_number(m["n"])
+    n = cn_number(m["n"])
     if n == 0 or n >= 1000:
         return None
     sign = -1 if "前" in m["dir"] else 1
-    return cal.day(cal.shift(ctx.today, _UNITS[m["u"]], sign * n), ctx.tz)
+    unit = _UNITS[m["u"]]
+    return cal.unit_interval(cal.shift(ctx.today, unit, sign * n), unit, ctx.tz)
 
 
 # 后3天 / 后1年 (not after a word: 然后3天) are the next N units, as 未来.
@@ -376,8 +378,8 @@ def half(m: re.Match[str], ctx: Context) -> Result:
 # current year, 29日 the 29th of the current month, as 周二 is this week's Tuesday. A bare
 # day needs Arabic digits before 日 or 号 ("十日" is as often "ten days"). 初 / 上旬,
 # 中旬, 下旬 / 底 are days 1-10, 11-20 and 21 to the end.
-@rule(rf"(?<![年\d{CN_NUM_CHARS}第每])(?P<m>{N})\s*月份?(?P<p>初|上旬|中旬|下旬|底|末)?"
-      rf"(?![\d{CN_NUM_CHARS}个個]|\s*\d)" + _NOT_AFTER_NUMBER, relative=True)
+@rule(rf"(?<![年\d{CN_NUM_CHARS}第每同])(?P<m>{N})\s*月份?(?P<p>初|上旬|中旬|下旬|底|末)?"
+      rf"(?![\d{CN_NUM_CHARS}个個]|\s*\d)" + _NOT_AFTER_NUMBER, relative=True, yearless=True)
 def bare_month(m: re.Match[str], ctx: Context) -> Result:
     month_ = cn_number(m["m"])
     if not 1 <= month_ <= 12:
@@ -389,7 +391,7 @@ def bare_month(m: re.Match[str], ctx: Context) -> Result:
 @rule(rf"(?<![月\d{CN_NUM_CHARS}第每])(?:(?P<d>\d{{1,2}})\s*日"
       r"|(?:(?<![^\W\d_])|(?<=[在于到至从是的和及或]))"
       rf"(?P<d2>\d{{1,2}}|[{CN_NUM_CHARS}]{{1,3}})号(?![线線楼樓院房机機门門床位]))"
-      + _NOT_AFTER_NUMBER, relative=True)
+      + _NOT_AFTER_NUMBER, relative=True, yearless=True)
 def bare_day(m: re.Match[str], ctx: Context) -> Result:
     day_ = cn_number(m["d"] or m["d2"])
     if not 1 <= day_ <= 31:

@@ -33,12 +33,13 @@ _HOLIDAYS = {
     "聖誕節": (12, 25), "圣诞": (12, 25), "聖誕": (12, 25),
 }
 _NAMED_YEAR = {"去年": -1, "今年": 0, "明年": 1, "前年": -2, "后年": 2, "後年": 2}
-_NAMES = "|".join(sorted(_HOLIDAYS, key=len, reverse=True))
+#: The holidays' names, longest first, for rules that read a holiday after a year.
+NAMES = "|".join(sorted(_HOLIDAYS, key=len, reverse=True))
 
 
 # 五一 / 六一 only stand alone, never inside a longer numeral (十五一, 五一二).
 @rule(rf"(?:(?P<y>(?<!\d)\d{{4}})\s*年|(?P<ny>去年|今年|明年|前年|后年|後年))?\s*的?\s*"
-      rf"(?<![{CN_NUM_CHARS}])(?P<h>{_NAMES})(?![{CN_NUM_CHARS}])", relative=True)
+      rf"(?<![{CN_NUM_CHARS}])(?P<h>{NAMES})(?![{CN_NUM_CHARS}])", relative=True)
 def holiday(m: re.Match[str], ctx: Context) -> Result:
     year = int(m["y"]) if m["y"] else ctx.today.year + _NAMED_YEAR.get(m["ny"] or "", 0)
     month, day = _HOLIDAYS[m["h"]]

@@ -33,6 +33,8 @@ _FESTIVALS = {"春节": (1, 1), "春節": (1, 1), "元宵节": (1, 15), "元宵�
               "端午节": (5, 5), "端午節": (5, 5), "七夕节": (7, 7), "七夕": (7, 7),
               "中秋节": (8, 15), "中秋節": (8, 15), "中秋": (8, 15), "重阳节": (9, 9),
               "重陽節": (9, 9), "腊八节": (12, 8), "腊八": (12, 8), "除夕": (0, 0)}
+#: The festivals' names, longest first, for rules that read a festival after a year.
+FESTIVAL_NAMES = "|".join(sorted(_FESTIVALS, key=len, reverse=True))
 
 
 def _lunar_day(text: str) -> int:

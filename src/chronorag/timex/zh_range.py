@@ -164,15 +164,15 @@ def clock_offset(m: re.Match[str], ctx: Context) -> Result:
     return Interval(at, at + timedelta(minutes=1), Granularity.MINUTE)
 
 
-# 半年前 / 一年半前 / 一个半月后 are the day that far away (half a month is 15 days), as 三年前
-# is the day three years back.
+# 半年前 / 一年半前 are the month that far away, as 三个月前 is; 一个半月后 is the day (half a
+# month is 15 days: no calendar unit holds it).
 @rule(rf"(?:(?P<ny>{N})\s*年半|(?P<n>{N})?\s*[个個]?半[个個]?(?P<u>年|月))\s*"
       r"(?P<dir>以前|之前|前|以后|之后|后|以後|之後|後)(?![天年])", relative=True)
 def half_unit_ago(m: re.Match[str], ctx: Context) -> Result:
     sign = -1 if "前" in m["dir"] else 1
     if m["ny"] or m["u"] == "年":
         months = 12 * cn_number(m["ny"] or m["n"] or "0") + 6
-        return cal.day(cal.add_months(ctx.today, sign * months), ctx.tz)
+        return cal.unit_interval(cal.add_months(ctx.today, sign * months), "month", ctx.tz)
     moved = cal.add_months(ctx.today, sign * cn_number(m["n"] or "0"))
     return cal.day(moved + timedelta(days=15 * sign), ctx.tz)
 
