@@ -42,6 +42,8 @@ FRAGMENTS = [
     "next year", "明年", "last year", "去年", "tomorrow", "yesterday at 11pm", "昨天下午{h}点",
     "{h}:{m}", "at {h}pm", "the last {y} days", "未来{y}天", "{y}天后", "{y} months from now",
     "下下周", "this decade", "上半年", " ", "，", " to ", "到", "-", "and", " at ",
+    "{n}年前{m}月", "{n}年前的今天", "去年本周末", "{n}年后的{m}月{d}日", "{n} years ago today",
+    "in August {n} years ago", "this day last year", "{y}年{m}月至{d}月", "{d}日", "{m}月",
 ]
 YEARS = st.integers(0, 99999)
 SMALL = st.integers(0, 40)

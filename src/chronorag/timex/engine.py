@@ -299,11 +299,12 @@ def extend_range_words(text: str, found: list[Found]) -> list[Found]:
     return out
 
 
-
 # A sentence ends here: an earlier time no longer anchors a later one.
 _SENTENCE_END = re.compile(r"[。！？!?；;\n]|\.\s")
 _ANCHORS = (Granularity.YEAR, Granularity.QUARTER, Granularity.SEASON, Granularity.MONTH,
             Granularity.WEEK, Granularity.DAY)
+# What a time must be to lend what a rule borrows: a month needs a month or a day.
+_LENDS = {"year": _ANCHORS, "month": (Granularity.MONTH, Granularity.DAY)}
 
 
 def anchor_yearless(text: str, found: list[Found], ctx: Context) -> list[Found]:
@@ -318,7 +319,8 @@ def anchor_yearless(text: str, found: list[Found], ctx: Context) -> list[Found]:
             anchor = None
         rule = f.rule
         # A yearless time impossible at now (31日 in November) may be right at its anchor.
-        if rule is not None and rule.yearless and anchor is not None and anchor.start:
+        if (rule is not None and rule.borrows and anchor is not None and anchor.start
+                and anchor.granularity in _LENDS[rule.borrows]):
             f = _read_at(text, f, rule, anchor, ctx)
         if f.interval is not None and f.interval.granularity in _ANCHORS:
             anchor, anchor_end = f.interval, f.end
@@ -328,9 +330,6 @@ def anchor_yearless(text: str, found: list[Found], ctx: Context) -> list[Found]:
 
 def _read_at(text: str, f: Found, rule: Rule, anchor: Interval, ctx: Context) -> Found:
     assert anchor.start is not None
-    if rule.name == "bare_day" and anchor.granularity not in (Granularity.MONTH,
-                                                              Granularity.DAY):
-        return f
     m = rule.regex.match(text, f.start)
     if m is None:
         return f

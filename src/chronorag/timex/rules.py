@@ -47,9 +47,9 @@ Handler = Callable[[re.Match[str], Context], Result]
 class Rule:
     """One recognizer. ``relative`` rules need ``now``; ``kind`` is point, range or time;
     ``era`` rules only match next to an era marker (BC, AD, CE, 公元, 前), so a scanner
-    leaves them out for a text without one. A ``yearless`` rule takes only the year (or the
-    month) from ``now`` (6月, 31日): an earlier time of the same sentence anchors it instead
-    (``engine.anchor_yearless``)."""
+    leaves them out for a text without one. A rule that ``borrows`` "year" (6月, 3月5日) or
+    "month" (31日) takes only that from ``now``: an earlier time of the same sentence at that
+    granularity or finer anchors it instead (``engine.anchor_yearless``)."""
 
     name: str
     pattern: str
@@ -57,7 +57,7 @@ class Rule:
     relative: bool = False
     kind: str = "point"
     era: bool = False
-    yearless: bool = False
+    borrows: str | None = None
     regex: re.Pattern[str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -71,9 +71,9 @@ class Registry:
         self.rules: list[Rule] = []
 
     def rule(self, pattern: str, *, relative: bool = False, kind: str = "point",
-             era: bool = False, yearless: bool = False) -> Callable[[Handler], Handler]:
+             era: bool = False, borrows: str | None = None) -> Callable[[Handler], Handler]:
         def register(handler: Handler) -> Handler:
             self.rules.append(Rule(handler.__name__, pattern, handler, relative, kind, era,
-                                   yearless))
+                                   borrows))
             return handler
         return register

@@ -42,6 +42,7 @@ from chronorag.timex.calendar import Context
 from chronorag.timex.numerals import BOUNDED_NUMBER, CN_NUM_CHARS, cn_digits, cn_number
 from chronorag.timex.rules import Registry, Result
 from chronorag.timex.zh_clock import DAY_WORDS
+from chronorag.timex.zh_range import DIRECTION
 
 REGISTRY = Registry()
 # Month ranges, dates with a part of the day and offsets from now before the rules that
@@ -245,7 +246,7 @@ def named_month_day(m: re.Match[str], ctx: Context) -> Result:
 
 
 @rule(rf"(?<![年\d{CN_NUM_CHARS}])(?P<m>{N})\s*月\s*(?P<d>{N})\s*[日号]", relative=True,
-      yearless=True)
+      borrows="year")
 def month_day(m: re.Match[str], ctx: Context) -> Result:
     return cal.day(date(ctx.today.year, cn_number(m["m"]), cn_number(m["d"])), ctx.tz)
 
@@ -260,7 +261,6 @@ _UNITS = {"天": "day", "日": "day", "周": "week", "週": "week", "星期": "w
 _UNIT = r"(?:[个個])?(?P<u>天|日|周|週|星期|礼拜|禮拜|月|年|季度)"
 
 
-_DIRECTION = r"(?P<dir>以前|之前|前|以后|之后|后|以後|之後|後)"
 # What can follow N年前 and still be a time of that year: a month (3月, 5月底, 3月20日), a
 # part of the year, a holiday or festival, or the same day / month / week (今天, 这个月).
 _OF_YEAR = (rf"{N}\s*月份?(?:\s*{N}\s*[日号])?(?:初|上旬|中旬|下旬|底|末)?"
@@ -268,12 +268,12 @@ _OF_YEAR = (rf"{N}\s*月份?(?:\s*{N}\s*[日号])?(?:初|上旬|中旬|下旬|�
             r"第?[1-4一二三四]季度|Q[1-4]|[上下]半年|[春夏秋冬](?:天|季)|年(?:初(?!次)|底|末)"
             rf"|{zh_holiday.NAMES}|{zh_lunar.FESTIVAL_NAMES}")
 _SAME_DAY = ("当天", "當天", "这一天", "這一天", "这天", "這天", "同一天")
-_SAME = (r"今天|今日|当天|當天|这一天|這一天|这天|這天|同一天|这个月|這個月|本月|当月|當月"
+_SAME = ("今天|今日|" + "|".join(_SAME_DAY) + "|这个月|這個月|本月|当月|當月"
          r"|本周末|这个?周末|這個?週末|这个?(?:星期|礼拜|禮拜)|這個?(?:星期|禮拜)|这周|這週"
          r"|本周|本週")
 
 
-@rule(rf"(?:(?P<n>{N})\s*年(?P<half>半)?\s*{_DIRECTION}\s*的?\s*(?P<rest>{_OF_YEAR}|{_SAME})"
+@rule(rf"(?:(?P<n>{N})\s*年\s*{DIRECTION}\s*的?\s*(?P<rest>{_OF_YEAR}|{_SAME})"
       rf"|(?P<ny>{_NAMED_YEAR})\s*的?\s*(?P<same>{_SAME}))", relative=True)
 def of_year_back(m: re.Match[str], ctx: Context) -> Result:
     """The time after N年前 / 去年 read with ``now`` moved that many years: 五年前的今天."""
@@ -281,7 +281,7 @@ def of_year_back(m: re.Match[str], ctx: Context) -> Result:
         years, rest = _YEAR_WORDS[m["ny"]], m["same"]
     else:
         n = cn_number(m["n"])
-        if n == 0 or n >= 1000 or m["half"]:
+        if n == 0 or n >= 1000:
             return None
         years, rest = (-n if "前" in m["dir"] else n), m["rest"]
     assert ctx.now is not None  # relative rules run with a ``now``
@@ -300,7 +300,7 @@ def of_year_back(m: re.Match[str], ctx: Context) -> Result:
 
 # "3月后天" is March and the day after tomorrow, but "四年前天猫" is four years ago: only a
 # bare month before 前天 / 后天 / 前年 / 后年 is not an offset.
-@rule(rf"(?P<n>{N})\s*{_UNIT}\s*{_DIRECTION}(?!(?<=[^个個]月[前后後])[天年])", relative=True)
+@rule(rf"(?P<n>{N})\s*{_UNIT}\s*{DIRECTION}(?!(?<=[^个個]月[前后後])[天年])", relative=True)
 def units_ago(m: re.Match[str], ctx: Context) -> Result:
     n = cn_number(m["n"])
     if n == 0 or n >= 1000:
@@ -379,7 +379,7 @@ def half(m: re.Match[str], ctx: Context) -> Result:
 # day needs Arabic digits before 日 or 号 ("十日" is as often "ten days"). 初 / 上旬,
 # 中旬, 下旬 / 底 are days 1-10, 11-20 and 21 to the end.
 @rule(rf"(?<![年\d{CN_NUM_CHARS}第每同])(?P<m>{N})\s*月份?(?P<p>初|上旬|中旬|下旬|底|末)?"
-      rf"(?![\d{CN_NUM_CHARS}个個]|\s*\d)" + _NOT_AFTER_NUMBER, relative=True, yearless=True)
+      rf"(?![\d{CN_NUM_CHARS}个個]|\s*\d)" + _NOT_AFTER_NUMBER, relative=True, borrows="year")
 def bare_month(m: re.Match[str], ctx: Context) -> Result:
     month_ = cn_number(m["m"])
     if not 1 <= month_ <= 12:
@@ -391,7 +391,7 @@ def bare_month(m: re.Match[str], ctx: Context) -> Result:
 @rule(rf"(?<![月\d{CN_NUM_CHARS}第每])(?:(?P<d>\d{{1,2}})\s*日"
       r"|(?:(?<![^\W\d_])|(?<=[在于到至从是的和及或]))"
       rf"(?P<d2>\d{{1,2}}|[{CN_NUM_CHARS}]{{1,3}})号(?![线線楼樓院房机機门門床位]))"
-      + _NOT_AFTER_NUMBER, relative=True, yearless=True)
+      + _NOT_AFTER_NUMBER, relative=True, borrows="month")
 def bare_day(m: re.Match[str], ctx: Context) -> Result:
     day_ = cn_number(m["d"] or m["d2"])
     if not 1 <= day_ <= 31:

@@ -39,6 +39,8 @@ from chronorag.timex.zh_clock import DAY_PARTS
 REGISTRY = Registry()
 # Holidays and parts of named months (本月底) first: 本月 alone is read by ``zh``.
 REGISTRY.rules.extend(zh_holiday.REGISTRY.rules)
+#: Before or after now, after an amount: 3天前, 两小时之后.
+DIRECTION = r"(?P<dir>以前|之前|前|以后|之后|后|以後|之後|後)"
 rule = REGISTRY.rule
 
 _MONTH = rf"(?<![年\d{CN_NUM_CHARS}第每])(?P<m1>{N})\s*月份?"
@@ -153,7 +155,7 @@ def _delta(m: re.Match[str]) -> timedelta | None:
     return timedelta(**{_CLOCK_UNITS[m["u"].lstrip("个個")]: n})
 
 
-@rule(rf"{_AMOUNT}\s*{_CLOCK_UNIT}\s*(?P<dir>以前|之前|前|以后|之后|后|以後|之後|後)"
+@rule(rf"{_AMOUNT}\s*{_CLOCK_UNIT}\s*{DIRECTION}"
       r"(?![天年])", relative=True)
 def clock_offset(m: re.Match[str], ctx: Context) -> Result:
     assert ctx.now is not None
@@ -167,7 +169,7 @@ def clock_offset(m: re.Match[str], ctx: Context) -> Result:
 # 半年前 / 一年半前 are the month that far away, as 三个月前 is; 一个半月后 is the day (half a
 # month is 15 days: no calendar unit holds it).
 @rule(rf"(?:(?P<ny>{N})\s*年半|(?P<n>{N})?\s*[个個]?半[个個]?(?P<u>年|月))\s*"
-      r"(?P<dir>以前|之前|前|以后|之后|后|以後|之後|後)(?![天年])", relative=True)
+      rf"{DIRECTION}(?![天年])", relative=True)
 def half_unit_ago(m: re.Match[str], ctx: Context) -> Result:
     sign = -1 if "前" in m["dir"] else 1
     if m["ny"] or m["u"] == "年":
