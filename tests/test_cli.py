@@ -381,7 +381,9 @@ def test_ask_json_has_the_contract_shape(ask_db: Path,
     assert set(understanding) >= {"content", "intent", "constraint", "time_expressions",
                                   "entities"}
     assert understanding["intent"] in {"content", "time", "count"}
-    assert set(understanding["constraint"]) == {"relation", "order", "start", "end", "anchor"}
+    assert set(understanding["constraint"]) == {"relation", "order", "start", "end", "anchor",
+                                                "confidence", "doubts"}
+    assert understanding["constraint"]["confidence"] == "sure"
     assert understanding["constraint"]["relation"] == "none"
     assert understanding["time_expressions"] == []
     assert payload["evidence"], "no evidence"

@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 
 from chronorag.model import Answer, AnswerStatus, Evidence, Understanding
 from chronorag.render import print_answer
+from chronorag.understand import understand
 
 NOW = datetime(2026, 11, 5, tzinfo=UTC)
 
@@ -60,3 +61,15 @@ def test_a_document_without_dates_says_so() -> None:
     answer = Answer("q", NOW, NOW, Understanding("q", "q"), AnswerStatus.UNCERTAIN, None,
                     (_evidence("[note]", 0, "Parking on B2.", score=0.3),))
     assert "  1. [[note]] (policy; no validity dates)" in _printed(answer).splitlines()
+
+
+def test_an_unsure_reading_of_the_questions_time_says_why() -> None:
+    question = "2024年巴黎奥运会中郭清获得银牌和公众咨询开始哪个事件更早发生？"
+    understanding = understand(question, now=NOW)
+    answer = Answer(question, NOW, NOW, understanding, AnswerStatus.UNCERTAIN, None, ())
+    header = _printed(answer).splitlines()[1]
+    assert header.endswith("constraint in [2024-01-01T00:00:00+00:00, "
+                           "2025-01-01T00:00:00+00:00) (unsure: comparison)"), header
+    sure = Answer("2024年谁是德国总理？", NOW, NOW, understand("2024年谁是德国总理？", now=NOW),
+                  AnswerStatus.UNCERTAIN, None, ())
+    assert "unsure" not in _printed(sure)

@@ -52,6 +52,20 @@ class Anchor(enum.StrEnum):
     END = "end"
 
 
+class Doubt(enum.StrEnum):
+    """Why the reading of a question's time may be wrong; a doubted constraint weighs less.
+
+    ``SEVERAL_TIMES``: the question names more than one time and the constraint is one of
+    them. ``COMPARISON``: the question compares or lists events ("哪个更早", "是否在同一个
+    月", "which came first"), so its time may belong to one of them only.
+    ``FROM_NOW``: a time without its year (or month) was read in now's ("2月", "5日").
+    """
+
+    SEVERAL_TIMES = "several_times"
+    COMPARISON = "comparison"
+    FROM_NOW = "from_now"
+
+
 class Order(enum.StrEnum):
     """Ordinal selection among matching facts ("the first", "the last")."""
 
@@ -163,6 +177,12 @@ class Constraint:
     order: Order | None = None
     interval: Interval | None = None
     anchor: Anchor | None = None
+    doubts: tuple[Doubt, ...] = ()
+
+    @property
+    def sure(self) -> bool:
+        """Whether the reading has no doubt (see ``Doubt``)."""
+        return not self.doubts
 
     def to_json(self) -> dict[str, Any]:
         interval = self.interval
@@ -172,6 +192,8 @@ class Constraint:
             "start": _iso(interval.start) if interval else None,
             "end": _iso(interval.end) if interval else None,
             "anchor": None if self.anchor is None else self.anchor.value,
+            "confidence": "sure" if self.sure else "unsure",
+            "doubts": [d.value for d in self.doubts],
         }
 
 

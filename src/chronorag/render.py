@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from rich.markup import escape
 
-from chronorag.model import Answer, Document, Evidence, Interval
+from chronorag.model import Answer, Constraint, Document, Evidence, Interval
 from chronorag.people.model import Directory
 from chronorag.pipeline.accept import Accepted
 from chronorag.pipeline.ingest import IngestReport
@@ -51,6 +51,13 @@ def time_line(payload: dict[str, Any]) -> str:
     return f"{payload['text']}: [{start}, {end}) {payload['granularity']}"
 
 
+def _doubts(constraint: Constraint) -> str:
+    """What makes the reading of the question's time unsure, for the header line."""
+    if constraint.sure:
+        return ""
+    return f" (unsure: {', '.join(d.value for d in constraint.doubts)})"
+
+
 def print_answer(answer: Answer, *, file: TextIO) -> None:
     from rich.console import Console
 
@@ -61,7 +68,7 @@ def print_answer(answer: Answer, *, file: TextIO) -> None:
     console.print(f"   now {answer.now.isoformat()}  as_of {answer.as_of.isoformat()}  "
                   f"intent {u.intent.value}  constraint {c.relation.value}"
                   f"{' ' + c.order.value if c.order else ''}"
-                  f"{_interval(c.to_json())}")
+                  f"{_interval(c.to_json())}{_doubts(c)}")
     style = {"answered": "green", "uncertain": "yellow", "not_found": "red"}[answer.status.value]
     console.print(f"[bold {style}]{answer.status.value}[/bold {style}]: "
                   f"{escape(answer.answer or '—')}")

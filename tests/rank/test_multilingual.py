@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from chronorag.model import Chunk, Hit, Query, Sentence, Understanding
-from chronorag.rank.multilingual import MultilingualJudge, levels
+from chronorag.rank.multilingual import MultilingualJudge, levels, lexical_votes
 from chronorag.rank.rerank_ce import NOT_RERANKED, SKIPPED_CJK
 from chronorag.rank.rerank_windows import WindowReranker
 
@@ -158,3 +158,38 @@ def test_without_a_judge_chinese_questions_keep_retrieval_relevance():
     reranker = WindowReranker(top_n=10)
     ranked = reranker.rerank(query("哪个近？"), [hit("x", "远", dense_relevance=0.3)])
     assert SKIPPED_CJK in ranked[0].flags and ranked[0].scores["semantic"] == 0.3
+
+
+def test_bm25_votes_between_texts_of_one_script_only():
+    """Equal vectors: among Chinese passages for a Chinese question the one sharing more
+    words with it (higher bm25) wins; an English passage gets no lexical vote."""
+    judge, vectors = two_models()
+    for model in ("a", "b"):
+        vectors.chunks[model] = {"few": HALF, "many": HALF, "en": HALF}
+    few, many, en = judge.judge("湖人队和勇士队哪个更早？", [
+        hit("few", "中文一", 0, bm25=1.0), hit("many", "中文二", 0, bm25=9.0),
+        hit("en", "English", 0, bm25=20.0)])
+    assert few is not None and many is not None and en is not None
+    assert many.score > few.score
+    assert en.score == pytest.approx(0.7071 / 0.1, rel=1e-3)  # the two models alone
+    assert lexical_votes("问题", [hit("x", "中文", 0), hit("y", "中文", 0)]) == [None, None]
+    assert lexical_votes("question", [hit("x", "中文", 0, bm25=3.0)]) == [None]
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(st.booleans(), st.one_of(st.none(), st.floats(0, 50))), max_size=12),
+       st.booleans())
+def test_lexical_votes_are_centred_and_follow_bm25(rows, question_cjk):
+    hits = [hit(f"h{i}", "中文" if cjk else "text", 0,
+                **({} if bm25 is None else {"bm25": bm25})) for i, (cjk, bm25) in enumerate(rows)]
+    votes = lexical_votes("问题" if question_cjk else "question", hits)
+    mine = [i for i, (cjk, _) in enumerate(rows) if cjk is question_cjk]
+    assert all(votes[i] is None for i in range(len(rows)) if i not in mine)
+    given_votes = [v for v in votes if v is not None]
+    if given_votes:
+        assert abs(sum(given_votes)) < 1e-6 * len(given_votes) + 1e-9
+        bm25 = [rows[i][1] or 0.0 for i in mine]
+        for a, x in zip(mine, bm25, strict=True):
+            for b, y in zip(mine, bm25, strict=True):
+                if x > y:
+                    assert (votes[a] or 0.0) >= (votes[b] or 0.0)

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from chronorag.model import (
     Chunk,
     Constraint,
+    Doubt,
     Granularity,
     Hit,
     Interval,
@@ -156,3 +157,33 @@ def test_shift_of_everything_keeps_ranking() -> None:
     moved = [h.chunk.id for h in ChronoTemporal().rerank(query(Relation.IN, year(2016)), shifted)]
     assert base == moved
     assert timedelta(days=1)  # keep import used
+
+
+def test_a_doubted_constraint_orders_only_what_relevance_cannot_tell_apart() -> None:
+    """An unsure reading of the question's time ("哪个更早" names two events; the time may
+    be one event's) reorders near-ties only; the sure one pushes a violating passage down."""
+    def doubted(interval: Interval) -> Query:
+        constraint = Constraint(Relation.IN, None, interval, doubts=(Doubt.COMPARISON,))
+        return Query("q", NOW, NOW, Understanding("q", "q", constraint=constraint))
+
+    def ranked(q: Query, hits: list[Hit]) -> list[str]:
+        return [h.chunk.id for h in ChronoTemporal(doc_weight=0.0).rerank(q, hits)]
+
+    apart = [hit("wrong", 0.95, (1990, 1995), doc="w"), hit("right", 0.7, (2004, 2009))]
+    assert ranked(query(Relation.IN, year(2006)), apart) == ["right", "wrong"]
+    assert ranked(doubted(year(2006)), apart) == ["wrong", "right"]
+    tied = [hit("wrong", 0.95, (1990, 1995), doc="w"), hit("right", 0.93, (2004, 2009))]
+    assert ranked(doubted(year(2006)), tied) == ["right", "wrong"]
+
+
+def test_when_nothing_is_relevant_the_tiers_still_order_every_candidate() -> None:
+    """"2023年谁是德国总理？" over English pages: relevance 0.006 against 0.000 is noise;
+    the passage whose time fits comes first, the violating one last."""
+    hits = [hit("wrong", 0.006, (1990, 1995), doc="w"), hit("right", 0.0, (2020, 2024), doc="r"),
+            hit("undated", 0.003, doc="u")]
+    out = ChronoTemporal(doc_weight=0.0).rerank(query(Relation.IN, year(2023)), hits)
+    assert [h.chunk.id for h in out] == ["right", "undated", "wrong"]
+    assert "violates_time" in out[-1].flags
+    relevant = [hit("wrong", 0.06, (1990, 1995), doc="w"), hit("right", 0.0, (2020, 2024))]
+    out = ChronoTemporal(doc_weight=0.0).rerank(query(Relation.IN, year(2023)), relevant)
+    assert [h.chunk.id for h in out] == ["wrong", "right"]  # 0.06 is relevant, 0.0 is not

@@ -78,12 +78,17 @@ def test_a_month_range_keeps_its_year(now: datetime, year: int, a: int, b: int) 
 @settings(max_examples=200, deadline=None)
 @given(now=moments, text=st.lists(st.sampled_from(
     [*"年月日号前后的今天去本周这个星期三五十一二0123456789，。至到-",
-     "同一月", "上半年", "2019年", "三年前", "31日"]), max_size=20).map("".join))
+     "同一月", "上半年", "2019年", "三年前", "31日", "季度", "前三季度", "统一"]),
+    max_size=20).map("".join))
 def test_any_text_of_these_pieces_reads_well_formed(now: datetime, text: str) -> None:
     for e in parse(text, now=now):
         assert text[e.start:e.end] == e.text
-        assert e.interval.start is not None and e.interval.end is not None
-        assert e.interval.start < e.interval.end
+        # Open on one side only where the phrase says so: 今后 is "from now on".
+        assert e.interval.start is not None or e.interval.end is not None
+        if e.interval.end is None:
+            assert e.text in {"今后"}, e.text
+        if e.interval.start is not None and e.interval.end is not None:
+            assert e.interval.start < e.interval.end
 
 
 def test_a_sentence_end_stops_the_anchor() -> None:
@@ -95,3 +100,35 @@ def test_a_sentence_end_stops_the_anchor() -> None:
 def test_same_month_is_not_january() -> None:
     now = datetime(2024, 11, 12, tzinfo=UTC)
     assert [e.text for e in parse("同一月发生了两起事故", now=now)] == []
+
+
+def test_a_bare_quarter_takes_the_year_of_its_sentence() -> None:
+    now = datetime(2024, 11, 12, tzinfo=UTC)
+    found = parse("2021年3月5日发布，三季度生效", now=now)
+    assert found[-1].text == "三季度"
+    assert found[-1].interval.start == datetime(2021, 7, 1, tzinfo=UTC)
+
+
+@settings(max_examples=150, deadline=None)
+@given(now=moments, year=st.integers(1990, 2030), month=st.integers(1, 12),
+       phrase=st.sampled_from(["比上月上涨", "环比上月下降", "较上个月回落", "与上月相比持平"]))
+def test_last_month_compared_with_a_stated_month_counts_from_it(
+        now: datetime, year: int, month: int, phrase: str) -> None:
+    found = parse(f"{year}年{month}月CPI{phrase}", now=now)
+    assert len(found) == 2, found
+    prev_year, prev_month = (year, month - 1) if month > 1 else (year - 1, 12)
+    assert found[1].interval.start == datetime(prev_year, prev_month, 1, tzinfo=UTC)
+
+
+def test_a_comparison_counts_from_its_sentences_time_only_when_it_is_fine_enough() -> None:
+    now = datetime(2024, 8, 30, 12, tzinfo=UTC)
+    assert parse("2023年5月，与去年相比增长", now=now)[1].interval.start == datetime(
+        2022, 1, 1, tzinfo=UTC)
+    assert parse("2024年3月5日较上周下降", now=now)[1].interval.start == datetime(
+        2024, 2, 26, tzinfo=UTC)
+    # A year does not say which month 上月 follows; nor is 上月 without 比 a comparison.
+    assert parse("2024年比上月", now=now)[1].interval.start == datetime(2024, 7, 1, tzinfo=UTC)
+    assert parse("2024年3月，上月的数据", now=now)[1].interval.start == datetime(
+        2024, 7, 1, tzinfo=UTC)
+    assert parse("2024年3月CPI比上月上涨。上月", now=now)[2].interval.start == datetime(
+        2024, 7, 1, tzinfo=UTC)

@@ -30,9 +30,11 @@ def test_understand_case(case: dict) -> None:
         "order": c.order and c.order.value,
         "start": c.interval.start if c.interval else None,
         "end": c.interval.end if c.interval else None,
+        "doubts": [d.value for d in c.doubts],
     }
     want = {k: case[k] for k in ("content", "intent", "relation", "order")}
-    want |= {"start": _d(case["start"]), "end": _d(case["end"])}
+    want |= {"start": _d(case["start"]), "end": _d(case["end"]),
+             "doubts": case.get("doubts", [])}
     assert got == want
 
 

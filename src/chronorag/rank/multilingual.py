@@ -10,7 +10,10 @@ the order of the first ten candidates by the four signals together beat every si
 signal and pair of signals (benchmarks/README.md §11).
 
 Each model's cosines are divided by their spread over candidate passages (``spread``),
-so each signal votes with the same weight; the mean is the judge's score.
+so each signal votes with the same weight; the mean is the judge's score. Where question
+and passage share a script, the keyword retriever's bm25 votes too (``lexical_votes``): on
+ChronoQA's Chinese news the vectors alone ordered the first ten below plain hybrid
+retrieval, whose order rests on the names both texts spell (benchmarks/README.md §27).
 
 The judge decides the order, not the level: how relevant the best passage is stays the
 dense retriever's relevance, calibrated per script pair so that a question whose subject
@@ -95,14 +98,37 @@ class MultilingualJudge:
                 # Rows must match the chunk's sentences: a stale matrix is not read.
                 if matrix is not None and len(matrix) == len(hits[i].chunk.sentences) > 0:
                     sentence_votes[i].append((matrix @ q) / spread)
-        return [_one(hit, chunk_votes[i], sentence_votes[i]) for i, hit in enumerate(hits)]
+        lexical = lexical_votes(question, hits)
+        return [_one(hit, chunk_votes[i], sentence_votes[i], lexical[i])
+                for i, hit in enumerate(hits)]
 
 
-def _one(hit: Hit, chunk_votes: list[float], sentence_votes: list[np.ndarray]
-         ) -> Judgement | None:
+def lexical_votes(question: str, hits: Sequence[Hit]) -> list[float | None]:
+    """The keyword retriever's vote on each passage written in the question's script.
+
+    Words shared with the question are evidence only between texts of one language: for
+    those passages bm25 votes beside the models, as its z-score among them (a passage the
+    keyword retriever did not return scores 0); across languages it has no vote (None).
+    """
+    script = is_mostly_cjk(question)
+    same = [i for i, h in enumerate(hits) if is_mostly_cjk(h.chunk.text) == script]
+    out: list[float | None] = [None] * len(hits)
+    if not any("bm25" in hits[i].scores for i in same):
+        return out
+    values = np.array([hits[i].scores.get("bm25", 0.0) for i in same], dtype=float)
+    spread = float(values.std()) or 1.0
+    for i, value in zip(same, values, strict=True):
+        out[i] = float((value - values.mean()) / spread)
+    return out
+
+
+def _one(hit: Hit, chunk_votes: list[float], sentence_votes: list[np.ndarray],
+         lexical: float | None = None) -> Judgement | None:
     # Each model votes with its best sentence; the sentence shown as evidence is the one
     # the models favour together.
     votes = [*chunk_votes, *(float(v.max()) for v in sentence_votes)]
+    if votes and lexical is not None:
+        votes.append(lexical)
     if not votes:
         return None
     sentence = None

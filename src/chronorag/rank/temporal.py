@@ -263,6 +263,13 @@ class ChronoTemporal:
         fit_weight: exponent of the temporal fit inside a tier (``relevance × fit **
             fit_weight``): 0 lets relevance alone order one tier, 1 is the product. The
             sentence-window reranker pre-ranks with 1, where relevance is only retrieval's.
+        floor: the relevance below which nothing is relevant (``SearchConfig``'s
+            ``min_semantic`` default); when even the best candidate is below it, the
+            tiers order every candidate.
+        unsure_gate: the gate of a constraint read with doubt (``Constraint.doubts``): a
+            guessed time reorders only the near-ties of relevance. On ChronoQA's
+            comparison questions 0.9 kept ER@1 at plain hybrid's, 0.5 lost 1.7 points
+            (benchmarks/README.md §27).
 
     Reads ``scores["semantic"]``; writes ``temporal`` (the fit), ``combined`` (relevance ×
     fit) and, gated, ``time_tier`` and ``time_order``. ``score`` becomes the term the list
@@ -275,8 +282,11 @@ class ChronoTemporal:
     name = "chronorag"
 
     def __init__(self, *, gate: float = 0.5, mode: str = "gated", doc_weight: float = 0.7,
-                 fit_weight: float = 0.0) -> None:
+                 fit_weight: float = 0.0, unsure_gate: float = 0.9,
+                 floor: float = 0.05) -> None:
         self.gate = gate
+        self.floor = floor
+        self.unsure_gate = unsure_gate
         self.mode = mode
         self.doc_weight = doc_weight
         self.fit_weight = fit_weight
@@ -290,11 +300,16 @@ class ChronoTemporal:
                     for h in hits]
         relevance = self._relevance(hits)
         best = max(relevance) or 1.0
+        gate = self.gate if constraint.sure else self.unsure_gate
+        if best < self.floor:
+            # Nothing is relevant: differences of relevance this small are noise, so every
+            # candidate competes on time (the answer stage abstains on the same floor).
+            gate = 0.0
         scored = []
         for position, hit in enumerate(hits):
             semantic = relevance[position]
             fit = chunk_fit(hit, constraint)
-            relevant = semantic >= self.gate * best
+            relevant = semantic >= gate * best
             key = self._key(semantic / best, fit, relevant, constraint, position)
             scored.append((key, self._annotate(hit, semantic, fit, key)))
         scored.sort(key=lambda pair: pair[0], reverse=True)

@@ -55,6 +55,8 @@ class Found:
     clock: Clock | None = None
     reason: str | None = None
     rule: Rule | None = field(default=None, compare=False, repr=False)
+    # Read in the year (month) of the time before it in its sentence, not in now's.
+    anchored: bool = False
 
     @property
     def skipped(self) -> bool:
@@ -307,10 +309,27 @@ _ANCHORS = (Granularity.YEAR, Granularity.QUARTER, Granularity.SEASON, Granulari
 _LENDS = {"year": _ANCHORS, "month": (Granularity.MONTH, Granularity.DAY)}
 
 
+# "2024年3月CPI比上月上涨": a relative time compared with the time before it (比上月, 较去年,
+# 与上周相比) counts from that time, not from now.
+_COMPARED_BEFORE = re.compile(r"(?:比|较|較|环比|環比|相比|相较|相較|对比|對比|比起)\s*$")
+_WITH_BEFORE = re.compile(r"(?:与|與|和|同|跟)\s*$")
+_COMPARED_AFTER = re.compile(r"\s*(?:相比|相较|相較|比较|比較|持平)")
+_COARSEST_FIRST = list(Granularity)
+
+
+def _compared(text: str, f: Found) -> bool:
+    head = text[max(0, f.start - 3):f.start]
+    if _COMPARED_BEFORE.search(head):
+        return True
+    return bool(_WITH_BEFORE.search(head) and _COMPARED_AFTER.match(text, f.end))
+
+
 def anchor_yearless(text: str, found: list[Found], ctx: Context) -> list[Found]:
     """Read a yearless time (6月, 31日) in the year, or month, of the time before it in
     the same sentence instead of now's: "2017年8月至11月" is August to November 2017,
-    "2021年3月5日……31日" the 31st of March 2021. A bare day needs a month before it."""
+    "2021年3月5日……31日" the 31st of March 2021. A bare day needs a month before it. A
+    relative time compared with that time counts from it: in "2024年3月CPI比上月上涨",
+    上月 is February 2024 (if it is no finer than the time it counts from)."""
     out: list[Found] = []
     anchor: Interval | None = None
     anchor_end = 0
@@ -322,6 +341,13 @@ def anchor_yearless(text: str, found: list[Found], ctx: Context) -> list[Found]:
         if (rule is not None and rule.borrows and anchor is not None and anchor.start
                 and anchor.granularity in _LENDS[rule.borrows]):
             f = _read_at(text, f, rule, anchor, ctx)
+        elif (rule is not None and f.relative and anchor is not None and anchor.start
+              and anchor.granularity in _ANCHORS and _compared(text, f)):
+            moved = _read_at(text, f, rule, anchor, ctx)
+            unit = moved.interval.granularity if moved.interval is not None else None
+            if (unit is not None and _COARSEST_FIRST.index(unit)
+                    <= _COARSEST_FIRST.index(anchor.granularity)):
+                f = moved
         if f.interval is not None and f.interval.granularity in _ANCHORS:
             anchor, anchor_end = f.interval, f.end
         out.append(f)
@@ -339,4 +365,4 @@ def _read_at(text: str, f: Found, rule: Rule, anchor: Interval, ctx: Context) ->
         return f  # 31日 after a February: the reading at now stands
     if not isinstance(reading, Interval):
         return f
-    return replace(f, interval=cal.held(reading), kind=rule.kind, reason=None)
+    return replace(f, interval=cal.held(reading), kind=rule.kind, reason=None, anchored=True)

@@ -23,7 +23,8 @@ Conventions:
 * A month or day without a year is of this year / this month (3月, 29日), as a bare 周二 is
   of this week. A two-digit year is 20yy unless that is over ten years ahead (98年 = 1998);
   only 0x年 stands alone, other two-digit years need a month after them.
-* Era years (民国三年 = 1914), centuries and decades are in ``timex.zh_era``.
+* Era years (民国三年 = 1914), centuries and decades are in ``timex.zh_era``; quarters
+  without a year (三季度, 前三季度) in ``timex.zh_quarter``.
 * 去年的前10天 / 2003年的最后两个月 are the first / last N units of that year (N weeks are whole
   Monday-start weeks, numbered as ISO 8601 weeks are); 十月的第一周 is
   the N-th Monday-start week whose Thursday falls in the period (as ISO 8601 weeks).
@@ -37,11 +38,12 @@ from datetime import date, datetime, timedelta
 
 from chronorag.model import Granularity, Interval
 from chronorag.timex import calendar as cal
-from chronorag.timex import zh_clock, zh_era, zh_holiday, zh_lunar, zh_range
+from chronorag.timex import zh_clock, zh_era, zh_holiday, zh_lunar, zh_quarter, zh_range
 from chronorag.timex.calendar import Context
 from chronorag.timex.numerals import BOUNDED_NUMBER, CN_NUM_CHARS, cn_digits, cn_number
 from chronorag.timex.rules import Registry, Result
 from chronorag.timex.zh_clock import DAY_WORDS
+from chronorag.timex.zh_quarter import FIRST_QUARTERS, first_quarters_of, quarter_number
 from chronorag.timex.zh_range import DIRECTION
 
 REGISTRY = Registry()
@@ -148,9 +150,12 @@ def year_month(m: re.Match[str], ctx: Context) -> Result:
     return cal.month(_year(m["y"]), cn_number(m["m"]), ctx.tz)
 
 
-@rule(rf"(?P<y>{Y4})\s*年\s*(?:第?(?P<q>[1-4一二三四])季度|Q(?P<q2>[1-4]))")
+@rule(rf"(?P<y>{Y4})\s*年\s*(?:第?(?P<q>[1-4一二三四首])季度|Q(?P<q2>[1-4])(?:季度)?|{FIRST_QUARTERS})")
 def year_quarter(m: re.Match[str], ctx: Context) -> Result:
-    return cal.quarter(_year(m["y"]), cn_number(m["q"] or m["q2"]), ctx.tz)
+    if m["fq"]:
+        return first_quarters_of(_year(m["y"]), m["fq"], ctx)
+    return cal.quarter(_year(m["y"]), quarter_number(m["q"] or m["q2"]), ctx.tz)
+
 
 
 @rule(rf"(?P<y>{Y4})\s*年\s*(?P<h>上|下)半年")
@@ -212,20 +217,19 @@ def short_year(m: re.Match[str], ctx: Context) -> Result:
     return cal.years(year, year, ctx.tz)
 
 
-# A bare quarter or Q3 is one of this year.
-@rule(r"(?<![年\d])第(?P<q>[1-4一二三四])季度|(?<![\w])Q(?P<q2>[1-4])(?![\w]|\s*\d)", relative=True)
-def bare_quarter(m: re.Match[str], ctx: Context) -> Result:
-    return cal.quarter(ctx.today.year, cn_number(m["q"] or m["q2"]), ctx.tz)
+REGISTRY.rules.extend(zh_quarter.REGISTRY.rules)  # 第三季度, 三季度, Q3, 前三季度
 
 
 # A part of a named year: 今年第三季度, 去年上半年, 明年夏天, 去年3月, 去年底.
-@rule(rf"(?P<ny>{_NAMED_YEAR})\s*的?\s*(?:第?(?P<q>[1-4一二三四])季度|Q(?P<q2>[1-4])"
+@rule(rf"(?P<ny>{_NAMED_YEAR})\s*的?\s*(?:第?(?P<q>[1-4一二三四首])季度|Q(?P<q2>[1-4])(?:季度)?|{FIRST_QUARTERS}"
       rf"|(?P<h>[上下前后])半年|(?P<s>[春夏秋冬])(?:天|季)|年?(?P<p>初(?!次)|底|末)"
       rf"|第(?P<nm>{N})[个個]月|(?P<m>{N})\s*月份?(?:\s*(?P<d>{N})\s*[日号])?)", relative=True)
 def named_year_part(m: re.Match[str], ctx: Context) -> Result:
     y = ctx.today.year + _YEAR_WORDS[m["ny"]]
+    if m["fq"]:
+        return first_quarters_of(y, m["fq"], ctx)
     if m["q"] or m["q2"]:
-        return cal.quarter(y, cn_number(m["q"] or m["q2"]), ctx.tz)
+        return cal.quarter(y, quarter_number(m["q"] or m["q2"]), ctx.tz)
     if m["h"]:
         return cal.half_year(y, m["h"] in "下后", ctx.tz)
     if m["s"]:

@@ -22,6 +22,7 @@ from chronorag.timex.relations import Related, relate
 from chronorag.understand.anchor import anchor_of
 from chronorag.understand.constraint import build, order_of, resolve_as_of, time_constraint
 from chronorag.understand.content import remove_spans
+from chronorag.understand.doubt import compares, doubts_of
 from chronorag.understand.entities import find_entities
 from chronorag.understand.intent import detect_intent
 from chronorag.understand.present import names_present, present_word_spans
@@ -73,13 +74,15 @@ def understand(question: str, *, now: datetime, tz: tzinfo = UTC,
     blanked = list(question)
     for start, end in spans:
         blanked[start:end] = " " * (end - start)
-    order, order_spans = order_of("".join(blanked))
+    # "哪个最早发生" picks one of the events it lists: not an order over the answers.
+    order, order_spans = (None, []) if compares(question) else order_of("".join(blanked))
     content = remove_spans(question, spans + order_spans)
     return Understanding(
         question=question,
         content=content,
         intent=intent,
-        constraint=build(relation, related, order, anchor_of(question, related)),
+        constraint=build(relation, related, order, anchor_of(question, related),
+                         doubts_of(question, found, related)),
         time_expressions=tuple(parse(question, now=now, tz=tz)),
         entities=find_entities(question, directory=people, user=user),
     )

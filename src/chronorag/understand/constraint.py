@@ -6,7 +6,7 @@ import re
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
-from chronorag.model import Anchor, Constraint, Order, Relation, Understanding
+from chronorag.model import Anchor, Constraint, Doubt, Order, Relation, Understanding
 from chronorag.timex.engine import Found
 from chronorag.timex.relations import Related, relate
 
@@ -48,10 +48,10 @@ def order_of(text: str) -> tuple[Order | None, list[tuple[int, int]]]:
 
 
 def build(relation: Relation, related: Related | None, order: Order | None,
-          anchor: Anchor | None = None) -> Constraint:
+          anchor: Anchor | None = None, doubts: tuple[Doubt, ...] = ()) -> Constraint:
     if related is None:
         return Constraint(Relation.NONE, order, None)
-    return Constraint(relation, order, related.interval, anchor)
+    return Constraint(relation, order, related.interval, anchor, doubts)
 
 
 def resolve_as_of(understanding: Understanding, now: datetime) -> datetime:
