@@ -333,3 +333,17 @@ def test_a_rejected_key_is_explained(page, served):
     page.get_by_test_id("ask-button").click()
     expect(page.locator("#view-ask")).to_have_attribute("data-state", "error")
     expect(page.get_by_test_id("ask-error")).to_contain_text("API key")
+
+
+def test_an_unsure_reading_of_the_questions_time_is_shown_with_its_doubts(page, served):
+    open_page(page, served, served.user_key)
+    crafted = _crafted([_item("news", 0)], [], now="2024-08-30T12:00:00+08:00",
+                       as_of="2024-01-01T00:00:00+08:00")
+    crafted["understanding"]["constraint"] = {
+        "relation": "in", "order": None, "start": "2024-01-01T00:00:00+08:00",
+        "end": "2025-01-01T00:00:00+08:00", "anchor": None, "confidence": "unsure",
+        "doubts": ["comparison"]}
+    page.route("**/v1/ask/stream", lambda route: route.fulfill(
+        status=200, content_type="application/json", body=json.dumps(crafted)))
+    ask(page, "2024年巴黎奥运会中郭清获得银牌和公众咨询开始哪个更早？")
+    expect(page.locator("#understanding-list")).to_contain_text("(unsure: comparison)")
