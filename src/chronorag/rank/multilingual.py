@@ -116,14 +116,14 @@ def lexical_votes(question: str, hits: Sequence[Hit]) -> list[float | None]:
     if not any("bm25" in hits[i].scores for i in same):
         return out
     values = np.array([hits[i].scores.get("bm25", 0.0) for i in same], dtype=float)
-    spread = float(values.std()) or 1.0
+    centre, spread = float(values.mean()), float(values.std()) or 1.0
     for i, value in zip(same, values, strict=True):
-        out[i] = float((value - values.mean()) / spread)
+        out[i] = float((value - centre) / spread)
     return out
 
 
 def _one(hit: Hit, chunk_votes: list[float], sentence_votes: list[np.ndarray],
-         lexical: float | None = None) -> Judgement | None:
+         lexical: float | None) -> Judgement | None:
     # Each model votes with its best sentence; the sentence shown as evidence is the one
     # the models favour together.
     votes = [*chunk_votes, *(float(v.max()) for v in sentence_votes)]

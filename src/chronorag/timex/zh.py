@@ -43,7 +43,6 @@ from chronorag.timex.calendar import Context
 from chronorag.timex.numerals import BOUNDED_NUMBER, CN_NUM_CHARS, cn_digits, cn_number
 from chronorag.timex.rules import Registry, Result
 from chronorag.timex.zh_clock import DAY_WORDS
-from chronorag.timex.zh_quarter import FIRST_QUARTERS, first_quarters_of, quarter_number
 from chronorag.timex.zh_range import DIRECTION
 
 REGISTRY = Registry()
@@ -150,12 +149,9 @@ def year_month(m: re.Match[str], ctx: Context) -> Result:
     return cal.month(_year(m["y"]), cn_number(m["m"]), ctx.tz)
 
 
-@rule(rf"(?P<y>{Y4})\s*年\s*(?:第?(?P<q>[1-4一二三四首])季度|Q(?P<q2>[1-4])(?:季度)?|{FIRST_QUARTERS})")
+@rule(rf"(?P<y>{Y4})\s*年\s*(?:{zh_quarter.OF_YEAR})")
 def year_quarter(m: re.Match[str], ctx: Context) -> Result:
-    if m["fq"]:
-        return first_quarters_of(_year(m["y"]), m["fq"], ctx)
-    return cal.quarter(_year(m["y"]), quarter_number(m["q"] or m["q2"]), ctx.tz)
-
+    return zh_quarter.quarters_of(_year(m["y"]), m, ctx)
 
 
 @rule(rf"(?P<y>{Y4})\s*年\s*(?P<h>上|下)半年")
@@ -221,15 +217,13 @@ REGISTRY.rules.extend(zh_quarter.REGISTRY.rules)  # 第三季度, 三季度, Q3,
 
 
 # A part of a named year: 今年第三季度, 去年上半年, 明年夏天, 去年3月, 去年底.
-@rule(rf"(?P<ny>{_NAMED_YEAR})\s*的?\s*(?:第?(?P<q>[1-4一二三四首])季度|Q(?P<q2>[1-4])(?:季度)?|{FIRST_QUARTERS}"
+@rule(rf"(?P<ny>{_NAMED_YEAR})\s*的?\s*(?:{zh_quarter.OF_YEAR}"
       rf"|(?P<h>[上下前后])半年|(?P<s>[春夏秋冬])(?:天|季)|年?(?P<p>初(?!次)|底|末)"
       rf"|第(?P<nm>{N})[个個]月|(?P<m>{N})\s*月份?(?:\s*(?P<d>{N})\s*[日号])?)", relative=True)
 def named_year_part(m: re.Match[str], ctx: Context) -> Result:
     y = ctx.today.year + _YEAR_WORDS[m["ny"]]
-    if m["fq"]:
-        return first_quarters_of(y, m["fq"], ctx)
-    if m["q"] or m["q2"]:
-        return cal.quarter(y, quarter_number(m["q"] or m["q2"]), ctx.tz)
+    if m["fq"] or m["q"] or m["q2"]:
+        return zh_quarter.quarters_of(y, m, ctx)
     if m["h"]:
         return cal.half_year(y, m["h"] in "下后", ctx.tz)
     if m["s"]:

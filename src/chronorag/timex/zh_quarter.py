@@ -19,16 +19,21 @@ REGISTRY = Registry()
 rule = REGISTRY.rule
 
 FIRST_QUARTERS = r"前(?P<fq>[1-3一二两三])[个個]?季度"
+# A quarter after its year (2023年三季度, 今年首季度, 去年Q1季度, 2023年前三季度); read by
+# ``quarters_of``.
+OF_YEAR = rf"第?(?P<q>[1-4一二三四首])季度|Q(?P<q2>[1-4])(?:季度)?|{FIRST_QUARTERS}"
 
 
-def quarter_number(number: str) -> int:
-    """A quarter's number: 首季度 is the first."""
-    return 1 if number == "首" else cn_number(number)
-
-
-def first_quarters_of(year: int, n: str, ctx: Context) -> Result:
-    """The first ``n`` quarters of ``year``: 前三季度 is January to September."""
-    return cal.months(year, 1, 3 * cn_number(n), ctx.tz, Granularity.QUARTER)
+def quarters_of(year: int, m: re.Match[str], ctx: Context) -> Result:
+    """The quarter of ``year`` that ``m`` names (groups ``q``, ``q2``, ``q3``), or its first
+    ``fq`` quarters: 前三季度 is January to September; 首季度 is the first."""
+    groups = m.groupdict()
+    if groups.get("fq"):
+        return cal.months(year, 1, 3 * cn_number(groups["fq"]), ctx.tz, Granularity.QUARTER)
+    number = groups.get("q") or groups.get("q2") or groups.get("q3")
+    if number is None:
+        return None
+    return cal.quarter(year, 1 if number == "首" else cn_number(number), ctx.tz)
 
 
 # Not the tail of a word (统一季度 is "unified quarterly") nor of a count (三个季度).
@@ -37,6 +42,4 @@ def first_quarters_of(year: int, n: str, ctx: Context) -> Result:
       rf"|(?<![年\d]){FIRST_QUARTERS}",
       relative=True, borrows="year")
 def bare_quarter(m: re.Match[str], ctx: Context) -> Result:
-    if m["fq"]:
-        return first_quarters_of(ctx.today.year, m["fq"], ctx)
-    return cal.quarter(ctx.today.year, quarter_number(m["q"] or m["q2"] or m["q3"]), ctx.tz)
+    return quarters_of(ctx.today.year, m, ctx)

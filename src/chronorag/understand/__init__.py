@@ -75,14 +75,15 @@ def understand(question: str, *, now: datetime, tz: tzinfo = UTC,
     for start, end in spans:
         blanked[start:end] = " " * (end - start)
     # "哪个最早发生" picks one of the events it lists: not an order over the answers.
-    order, order_spans = (None, []) if compares(question) else order_of("".join(blanked))
+    compared = compares(question)
+    order, order_spans = (None, []) if compared else order_of("".join(blanked))
     content = remove_spans(question, spans + order_spans)
     return Understanding(
         question=question,
         content=content,
         intent=intent,
         constraint=build(relation, related, order, anchor_of(question, related),
-                         doubts_of(question, found, related)),
+                         doubts_of(found, related, compared=compared)),
         time_expressions=tuple(parse(question, now=now, tz=tz)),
         entities=find_entities(question, directory=people, user=user),
     )

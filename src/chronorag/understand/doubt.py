@@ -40,10 +40,11 @@ def compares(question: str) -> bool:
     return bool(_COMPARISON_ZH.search(question) or _COMPARISON_EN.search(question))
 
 
-def doubts_of(question: str, found: Sequence[Found], chosen: Related | None
+def doubts_of(found: Sequence[Found], chosen: Related | None, *, compared: bool
               ) -> tuple[Doubt, ...]:
     """The doubts about the constraint read from ``chosen``, one of the question's
-    times ``found`` (those that constrain it, the present already left out)."""
+    times ``found`` (those that constrain it, the present already left out), in a
+    question that ``compares`` events or not (``compared``)."""
     if chosen is None:
         return ()
     out: list[Doubt] = []
@@ -51,7 +52,7 @@ def doubts_of(question: str, found: Sequence[Found], chosen: Related | None
     # Aug 2008"); among plain times the choice of one is a guess.
     if chosen.relation is Relation.IN and len({f.interval for f in found}) > 1:
         out.append(Doubt.SEVERAL_TIMES)
-    if compares(question):
+    if compared:
         out.append(Doubt.COMPARISON)
     rule = chosen.found.rule
     if rule is not None and rule.borrows and not chosen.found.anchored:
