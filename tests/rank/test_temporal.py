@@ -184,6 +184,9 @@ def test_when_nothing_is_relevant_the_tiers_still_order_every_candidate() -> Non
     out = ChronoTemporal(doc_weight=0.0).rerank(query(Relation.IN, year(2023)), hits)
     assert [h.chunk.id for h in out] == ["right", "undated", "wrong"]
     assert "violates_time" in out[-1].flags
+    nothing = [hit("wrong", 0.0, (1990, 1995), doc="w"), hit("right", 0.0, (2020, 2024))]
+    out = ChronoTemporal(doc_weight=0.0).rerank(query(Relation.IN, year(2023)), nothing)
+    assert [h.chunk.id for h in out] == ["right", "wrong"]  # every relevance exactly 0
     relevant = [hit("wrong", 0.06, (1990, 1995), doc="w"), hit("right", 0.0, (2020, 2024))]
     out = ChronoTemporal(doc_weight=0.0).rerank(query(Relation.IN, year(2023)), relevant)
     assert [h.chunk.id for h in out] == ["wrong", "right"]  # 0.06 is relevant, 0.0 is not

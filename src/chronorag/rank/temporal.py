@@ -299,9 +299,10 @@ class ChronoTemporal:
             return [with_scores(h, temporal=1.0, combined=named_score(h, "semantic"))
                     for h in hits]
         relevance = self._relevance(hits)
-        best = max(relevance) or 1.0
+        top = max(relevance)
+        best = top or 1.0
         gate = self.gate if constraint.sure else self.unsure_gate
-        if best < self.floor:
+        if top < self.floor:
             # Nothing is relevant: differences of relevance this small are noise, so every
             # candidate competes on time (the answer stage abstains on the same floor).
             gate = 0.0
