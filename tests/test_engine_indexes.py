@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-import chronorag.engine as engine_module
+import chronorag.pipeline.throttle as throttle
 from chronorag.config import get_preset
 from chronorag.engine import Engine
 from chronorag.pipeline.ingest import Batching
@@ -52,7 +52,7 @@ def test_a_long_ingest_refreshes_the_indexes_between_batches(
     monkeypatch.setattr(Engine, "refresh_indexes",
                         lambda self: calls.append(self.store.generation()) or original(self))
     clock = iter(float(t) for t in range(0, 100_000, 100))  # 100 s pass at every reading
-    monkeypatch.setattr(engine_module, "_monotonic", lambda: next(clock))
+    monkeypatch.setattr(throttle, "_monotonic", lambda: next(clock))
     docs = [{"id": f"d{i}", "text": f"Fact {i}."} for i in range(6)]
     with Engine(tmp_path / "kb.db", config=_hybrid()) as engine:  # type: ignore[arg-type]
         engine.ingest([_write(tmp_path / "a.jsonl", docs)], now=NOW,
@@ -62,9 +62,9 @@ def test_a_long_ingest_refreshes_the_indexes_between_batches(
 
 def test_refreshes_take_at_most_a_fifth_of_the_time(monkeypatch: pytest.MonkeyPatch) -> None:
     readings = iter([0.0, 10.0, 31.0, 31.0, 41.0, 60.0, 81.0, 81.0, 82.0, 200.0, 200.0, 201.0])
-    monkeypatch.setattr(engine_module, "_monotonic", lambda: next(readings))
+    monkeypatch.setattr(throttle, "_monotonic", lambda: next(readings))
     calls: list[int] = []
-    throttled = engine_module._Throttled(lambda: calls.append(1))  # created at 0
+    throttled = throttle.Throttled(lambda: calls.append(1))  # created at 0
     throttled()  # 10: too soon
     throttled()  # 31: runs until 41, so the next waits 40 s
     throttled()  # 60: too soon (19 s)

@@ -141,18 +141,22 @@ def judge(q: dict[str, Any], answer: dict[str, Any] | None, *, known: dict[str, 
                     for e in answer.get("evidence") or []]
     sources = [e.get("text") or "" for e in answer.get("evidence") or []]
     sources += source_texts(corpus, truth, [i for i in evidence_ids[:3] if i])
+    exact = metrics.exact(text, q["answer"], q.get("accept", ()))
+    # The gold span itself is no cut sentence, whatever its length ("no more than one
+    # free Account" has six words and no full stop).
+    cut = not exact and metrics.is_cut(text, sources)
     return {
         "status": status, "answer": text, "top": top,
         "evidence": evidence_ids[:5],
         "version_right": top is not None and top in same.get(q["doc"], {q["doc"]}),
-        "exact": metrics.exact(text, q["answer"], q.get("accept", ())),
+        "exact": exact,
         "heading_any": metrics.is_heading(text, headings),
-        "cut_any": metrics.is_cut(text, sources),
+        "cut_any": cut,
         "upcoming": [metrics.to_corpus_id(u.get("doc_id"), known)
                      for u in answer.get("upcoming") or []],
         "flags": answer.get("flags") or [],
     } | {"heading": status == "answered" and metrics.is_heading(text, headings),
-         "cut": status == "answered" and metrics.is_cut(text, sources)}
+         "cut": status == "answered" and cut}
 
 
 def equivalents(truth: dict[str, Any]) -> dict[str, set[str]]:
@@ -267,6 +271,15 @@ def date_scores(truth: dict[str, Any], ingested: list[str],
     return result
 
 
+def accept(cli: str, db: Path) -> str:
+    """``chronorag review --accept-versions``, when the CLI has it: what it said."""
+    if "--accept-versions" not in help_text(cli, "review"):
+        return "accept: --accept-versions is not available in this chronorag"
+    code, out, err, seconds = run([cli, "review", "--db", str(db), "--accept-versions"],
+                                  timeout=1800)
+    return f"accept: exit {code} in {seconds:.1f} s: {(out or err).strip()[-2000:]}"
+
+
 def parse(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("corpus", type=Path, help="the folder build.py wrote")
@@ -274,6 +287,9 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
                         "fresh one in a temporary folder, removed afterwards)")
     parser.add_argument("--dates-from-text", action="store_true",
                         help="pass --dates-from-text to ingest when the CLI has it")
+    parser.add_argument("--accept-versions", action="store_true",
+                        help="after ingest and review, accept the version chains the review "
+                             "proposes (chronorag review --accept-versions) before asking")
     parser.add_argument("--formats", default="md,html,pdf",
                         help="comma-separated formats to ingest (e.g. md: what the product "
                         "reads today); questions on other formats are skipped and counted")
@@ -329,8 +345,11 @@ def main(argv: list[str] | None = None) -> int:
             headings |= metrics.headings_of(corpus / record["file"])
         context = {"known": known, "same": equivalents(truth), "headings": headings,
                    "corpus": corpus, "truth": truth}
-        results = ask_all(cli, db, asked, k=args.k, context=context)
+        # The review is judged on what ingest made, before any proposal is accepted.
         rev = review(cli, db, known, truth, set(staged))
+        if args.accept_versions:
+            print(accept(cli, db), file=sys.stderr)
+        results = ask_all(cli, db, asked, k=args.k, context=context)
         sources: dict[str, dict[str, list[str]] | None] = {
             "documents show": document_dates(cli, db, staged),
             "review": review_dates(rev.get("json"), known) if rev.get("available") else None,

@@ -17,11 +17,14 @@ from chronorag.answer.generate import write_answer
 from chronorag.answer.llm import Generator
 from chronorag.clock import system_now
 from chronorag.config import SearchConfig, get_preset
-from chronorag.errors import ConfigError, NotFoundError, StoreError
+from chronorag.errors import ConfigError, StoreError
 from chronorag.extensions import Extension, IngestExtension, create_extensions
+from chronorag.ingest.git_history import git_inputs
+from chronorag.ingest.ids import IdRoot
 from chronorag.model import Answer, Query
 from chronorag.people import Directory, load_directory
-from chronorag.pipeline.accept import Accepted, accept_dates
+from chronorag.pipeline.accept import Accepted, Linked, accept_dates, accept_versions
+from chronorag.pipeline.delete import delete_documents
 from chronorag.pipeline.ingest import (
     Batching,
     Embedders,
@@ -31,6 +34,7 @@ from chronorag.pipeline.ingest import (
     reindex_documents,
 )
 from chronorag.pipeline.search import Components, Ranked, search
+from chronorag.pipeline.throttle import Throttled
 from chronorag.retrieve.in_store import complete_search
 from chronorag.store.base import Store
 from chronorag.store.search import InStoreSearch
@@ -111,6 +115,7 @@ class Engine:
         allow_dangling: bool = False,
         root: str | PathLike[str] | None = None,
         replace: bool = False,
+        git_history: bool = False,
     ) -> IngestReport:
         """Validate and store documents; a rejected ingest changes nothing.
 
@@ -119,15 +124,23 @@ class Engine:
         that was read from another file is rejected unless ``replace``. ``dates_from_text``
         fills missing valid_from, modified_at and supersedes from what each text states
         ("Effective date: …", 本办法自…起施行); a supersedes/derived_from naming an id
-        neither stored nor ingested is rejected unless ``allow_dangling``.
+        neither stored nor ingested is rejected unless ``allow_dangling``. ``git_history``
+        ingests every version of each tracked file under ``paths`` from its git history
+        (``chronorag.ingest.git_history``; it implies ``dates_from_text``).
 
         Documents are committed in batches: an interrupted ingest keeps the batches it
         committed, and running it again completes it. Then the search indexes saved beside
         the store are brought up to date (``refresh=False`` leaves that to the next
         question or to :meth:`refresh_indexes`, e.g. after several ingests in a row).
         """
+        given = [paths] if isinstance(paths, str | Path) else paths
+        if git_history:
+            with git_inputs(given, root=IdRoot(root).folder(), tz=self.tz) as versions:
+                return self.ingest(versions, now=now, progress=progress, batching=batching,
+                                   refresh=refresh, dates_from_text=True,
+                                   allow_dangling=allow_dangling, root=root, replace=replace)
         report = ingest_paths(
-            self.store, [paths] if isinstance(paths, str | Path) else paths,
+            self.store, given,
             embedders=self._ingest_embedders(), now=now or self.clock(), tz=self.tz,
             progress=progress, root=root, replace=replace,
             batching=batching or Batching(),
@@ -178,18 +191,27 @@ class Engine:
             self.refresh_indexes()
         return accepted
 
-    def delete(self, ids: Sequence[str]) -> tuple[str, ...]:
+    def accept_versions(self, ids: Sequence[str] | None = None, *,
+                        now: datetime | None = None) -> Linked:
+        """Link the version chains ``chronorag review`` proposes (those holding one of
+        ``ids``; all when None): each version ``supersedes`` the one before it, when
+        every version has a date of its own (see ``pipeline.accept.accept_versions``)."""
+        linked = accept_versions(self.store, ids, embedders=self._ingest_embedders(),
+                                 now=now or self.clock(), tz=self.tz)
+        if linked.report.replaced:
+            self.refresh_indexes()
+        return linked
+
+    def delete(self, ids: Sequence[str], *, unlink: bool = False) -> tuple[str, ...]:
         """Delete documents with everything derived from them (chunks, sentences, time
         mentions, vectors, their links), in one transaction; the ids deleted, sorted.
-        An id that is not stored raises ``NotFoundError`` and nothing is deleted. The
-        search indexes are then brought up to date, as after an ingest."""
-        with self.store.atomic():
-            missing = sorted(set(ids) - set(self.store.fingerprints(ids)))
-            if missing:
-                raise NotFoundError(
-                    f"no document {', '.join(map(repr, missing))} in the store; nothing was "
-                    "deleted (chronorag documents list shows the ids)")
-            deleted = self.store.delete(ids)
+        An id that is not stored raises ``NotFoundError`` and nothing is deleted; so
+        does a document other documents name (``ConfigError``), unless ``unlink``
+        removes those names from them (``pipeline.delete``). The search indexes are then
+        brought up to date, as after an ingest."""
+        deleted = delete_documents(self.store, ids, unlink=unlink,
+                                   embedders=self._ingest_embedders(), now=self.clock(),
+                                   tz=self.tz)
         if deleted:
             self.refresh_indexes()
         return deleted
@@ -213,7 +235,7 @@ class Engine:
         batch's terms at once (cheap); local indexes are refreshed now and then."""
         if self.components.in_store(self.config):
             return self.refresh_indexes
-        return _Throttled(self.refresh_indexes)
+        return Throttled(self.refresh_indexes)
 
     def _ingest_embedders(self) -> Embedders:
         """The dense embedder for chunks, and the judges for chunks and sentences."""
@@ -236,7 +258,7 @@ class Engine:
         if self._vectors_checked == generation or "dense" not in config.retrievers:
             return
         name = config.embedder
-        missing, chunks = self._missing_vectors(config)
+        missing, chunks = self.components.missing_vectors(config)
         if missing > 0:
             counts = self.store.vector_counts()
             others = ", ".join(f"{n} ({c})" for n, c in sorted(counts.items()) if n != name)
@@ -245,18 +267,6 @@ class Engine:
                 f"{missing} of {chunks} chunks in the store have no {name!r} vectors{made}. "
                 f"Run: chronorag reindex --embedder {name} --db {getattr(self.store, 'path', '…')}")
         self._vectors_checked = generation
-
-    def _missing_vectors(self, config: SearchConfig) -> tuple[int, int]:
-        """Chunks without a vector of the embedder, and chunks in all."""
-        name = config.embedder
-        if self.components.in_store(config):
-            chunks = self.store.chunk_summary()[0]  # one count, not every table's
-            return chunks - self.store.vector_counts().get(name, 0), chunks
-        # The vector index the dense retriever is about to read knows which rows lack a
-        # vector: no count over the store's tables.
-        present = self.components.indexes.vectors(
-            name, dim=self.components.embedder(name).dim).present
-        return int(len(present) - present.sum()), len(present)
 
     def query(
         self,
@@ -379,28 +389,6 @@ class Engine:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-class _Throttled:
-    """Calls ``fn`` when the time since its last call is at least four times what that
-    call took (and ``floor_s``): readers of a long ingest's store find recent indexes, at
-    a cost of at most a fifth of the ingest's time."""
-
-    def __init__(self, fn: Callable[[], None], *, floor_s: float = 30.0) -> None:
-        self._fn = fn
-        self._floor_s = floor_s
-        self._last = _monotonic()
-        self._took = 0.0
-
-    def __call__(self) -> None:
-        if _monotonic() - self._last >= max(self._floor_s, 4 * self._took):
-            started = _monotonic()
-            self._fn()
-            self._last = _monotonic()
-            self._took = self._last - started
-
-
-_monotonic = time.monotonic
 
 
 def _aware(moment: datetime, tz: tzinfo) -> datetime:

@@ -11,7 +11,7 @@ from rich.markup import escape
 
 from chronorag.model import Answer, Constraint, Document, Evidence, Interval
 from chronorag.people.model import Directory
-from chronorag.pipeline.accept import Accepted
+from chronorag.pipeline.accept import Accepted, Linked
 from chronorag.pipeline.ingest import IngestReport
 from chronorag.store.base import ApiKey
 
@@ -32,6 +32,16 @@ def accepted_dates(accepted: Accepted) -> str:
              for doc_id, fields in sorted(accepted.fields.items())]
     return "\n".join([f"accepted the dates their texts state for {len(lines)} document(s)",
                       *lines])
+
+
+def linked_versions(linked: Linked) -> str:
+    """One line per document given predecessors, then each chain left unlinked and why."""
+    lines = [f"  {doc_id} supersedes {', '.join(older)}"
+             for doc_id, older in sorted(linked.links.items())]
+    rest = [f"  not linked: {', '.join(item['doc_ids'])}: {item['why']}"
+            for item in linked.skipped]
+    return "\n".join([f"linked {len(lines)} document(s) to the version before them",
+                      *lines, *rest])
 
 
 def people_report(directory: Directory) -> str:

@@ -50,6 +50,22 @@ def test_a_reader_on_a_store_that_does_not_exist_says_so_and_makes_none(
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.parametrize("command", ["serve", "mcp"])
+def test_a_server_on_a_store_that_does_not_exist_says_so_unless_told_to_create(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str) -> None:
+    db = tmp_path / "typo.db"
+    code, out, err = _run(capsys, command, "--db", str(db))
+    assert (code, out) == (1, "")
+    assert err == (f"error: no store at {str(db)!r}; chronorag ingest creates one (or "
+                   f"{command} --create starts with an empty one)\n")
+    assert list(tmp_path.iterdir()) == []
+    from chronorag.cli import _store_to_serve
+    from chronorag.cli.parser import build_parser
+
+    _store_to_serve(build_parser().parse_args([command, "--db", str(db), "--create"]))
+    assert capsys.readouterr().err == f"creating a new store at {db}\n"
+
+
 def test_a_rejected_first_ingest_leaves_no_store(tmp_path: Path,
                                                  capsys: pytest.CaptureFixture[str]) -> None:
     bad = tmp_path / "bad.jsonl"
@@ -129,6 +145,31 @@ def test_delete_with_a_missing_id_deletes_nothing(kb: Path,
         assert store.document_ids() == ["note", "returns-v1", "returns-v2"]
     code, out, _ = _run(capsys, "documents", "delete", "note", "--db", str(kb))
     assert (code, out) == (0, "deleted 1 document(s): note\n")
+
+
+def test_delete_of_a_linked_document_is_refused_unless_unlinked(
+        kb: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = _run(capsys, "documents", "delete", "returns-v1", "--db", str(kb))
+    assert (code, out) == (1, "")
+    assert "returns-v2 names returns-v1" in err and "nothing was deleted" in err
+    with SQLiteStore(kb) as store:
+        assert store.document_ids() == ["note", "returns-v1", "returns-v2"]
+    code, out, err = _run(capsys, "documents", "delete", "returns-v1", "--unlink",
+                          "--db", str(kb), "--json")
+    assert (code, json.loads(out)) == (0, {"deleted": ["returns-v1"]}), err
+    with SQLiteStore(kb) as store:
+        (v2,) = store.documents(["returns-v2"])
+        assert v2.supersedes == () and store.links() == []
+        assert store.document_ids() == ["note", "returns-v2"]
+
+
+def test_deleting_a_document_with_its_successor_needs_no_unlink(
+        kb: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = _run(capsys, "documents", "delete", "returns-v1", "returns-v2",
+                        "--db", str(kb))
+    assert code == 0, err
+    with SQLiteStore(kb) as store:
+        assert store.document_ids() == ["note"]
 
 
 def test_ingest_root_and_replace(tmp_path: Path, capsys: pytest.CaptureFixture[str],

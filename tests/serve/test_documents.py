@@ -148,6 +148,18 @@ def test_delete_and_its_404(fast_served: Served) -> None:
         _error(client.get("/v1/documents/to-delete"), 404, "not_found")
 
 
+def test_delete_of_a_linked_document_is_a_409_unless_unlinked(fast_served: Served) -> None:
+    body = "\n".join([_doc("linked-old", "Old text."),
+                      _doc("linked-new", "New text.", supersedes=["linked-old"])]) + "\n"
+    with fast_served.client(fast_served.admin_key) as client:
+        client.post("/v1/documents", content=body, headers=NDJSON).raise_for_status()
+        error = _error(client.delete("/v1/documents/linked-old"), 409, "linked")
+        assert "linked-new names linked-old" in error["message"]
+        assert client.delete("/v1/documents/linked-old", params={"unlink": "true"}
+                             ).json() == {"deleted": ["linked-old"]}
+        assert client.get("/v1/documents/linked-new").json()["supersedes"] == []
+
+
 def test_review_and_people_for_admins(fast_served: Served) -> None:
     with fast_served.client(fast_served.admin_key) as client:
         report = client.get("/v1/review", params={"as_of": "2026-11-25"}).json()

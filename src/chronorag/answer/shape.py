@@ -10,6 +10,7 @@ sentence that answers what the question wants (:func:`wanted`):
   2024", "2024年1月1日");
 * the names for "who" ("Edmund Hillary and Tenzing Norgay"), when the sentence names
   exactly one run of them that the question does not;
+* the address for "where can I see / find …" / 在哪里查看 when the sentence gives one;
 * for a yes/no question the whole sentence: it is what decides it.
 
 When no span of the wanted kind can be chosen the answer is the whole sentence.
@@ -23,6 +24,7 @@ from datetime import datetime
 
 from chronorag.lang import EN_STOP_WORDS, HAN, OVERLAP_STOP_WORDS, STATEMENT_STOP_WORDS
 from chronorag.timex.extract import extract
+from chronorag.timex.numerals import CN_NUM_CHARS, cn_number, en_number
 
 
 class Want(enum.StrEnum):
@@ -33,6 +35,7 @@ class Want(enum.StrEnum):
     DATE = "date"
     NAME = "name"
     YES_NO = "yes_no"
+    LINK = "link"
     SENTENCE = "sentence"
 
 
@@ -54,7 +57,14 @@ _MEASURE_UNIT = (r"(?:metres?|meters?|kilometres?|kilometers?|km|cm|mm|miles?|fe
 _DURATION = re.compile(rf"\b{_QUALIFIER}{_RANGE}[\s-]+{_TIME_UNIT}", re.IGNORECASE)
 _MEASURED = re.compile(rf"(?<![\w.]){_QUALIFIER}{_RANGE}(?:[\s-]*{_MEASURE_UNIT})?",
                        re.IGNORECASE)
-_HOW_MANY = re.compile(r"\bhow\s+(?:many|much)\s+([a-z]+)", re.IGNORECASE)
+# The counted noun is the last word before the verb: "how many free accounts may …".
+_HOW_MANY = re.compile(
+    r"\bhow\s+(?:many|much)\s+(?!(?:do|does|did|is|are|was|were|can|could|will|would|"
+    r"should|may|might|must|has|have|had)\b)(?:[a-z]+\s+){0,2}?([a-z]+)"
+    r"(?=\s+(?:can|could|do|does|did|is|"
+    r"are|was|were|will|would|may|might|should|shall|must|has|have|had|i|you|we|they|he|"
+    r"she|it|of|in|on|for|to|per|at|from)\b|\s*[?.,;!]|\s*$)|\bhow\s+(?:many|much)\s+"
+    r"([a-z]+)", re.IGNORECASE)
 _HOW_MEASURE = re.compile(
     r"\bhow\s+(?:much|tall|high|far|big|large|old|wide|deep|heavy|long\s+is\s+the\s+\w+"
     r"\s+(?:river|road|bridge|wall|tunnel))\b|\bwhat\s+(?:is\s+the\s+|was\s+the\s+)?"
@@ -63,15 +73,35 @@ _HOW_MEASURE = re.compile(
 _DURATION_QUESTION = re.compile(
     r"\bhow\s+long\b|\bwindow\b|\bperiod\b|\bdeadline\b|\btime\s+limit\b|多久|多长时间|"
     r"期限|时限|几天内|多少天内", re.IGNORECASE)
+# Asks for a length of time even in the words of a quantity ("how much notice").
+_TIME_QUESTION = re.compile(
+    r"\bhow\s+(?:soon|quickly|fast|far\s+in\s+advance|much\s+(?:advance\s+)?(?:notice|"
+    r"time|lead\s+time|warning))\b|\bhow\s+many\s+(?:seconds|minutes|hours|days|weeks|"
+    r"months|years)\s+(?:in\s+advance|before|notice)\b|提前多久|多快|多长时间内", re.IGNORECASE)
+# The largest or the smallest of several: the span is chosen by value, not by position.
+_MOST = re.compile(r"\b(?:longest|maximum|most|highest|largest|greatest|upper\s+limit)\b|"
+                   r"最长|最多|最大|最高|最久|上限", re.IGNORECASE)
+_LEAST = re.compile(r"\b(?:shortest|minimum|(?<!at\s)least|lowest|smallest|fewest|lower\s+"
+                    r"limit)\b|最短|最少|最小|最低|下限", re.IGNORECASE)
+_DAYS = {"second": 1 / 86400, "minute": 1 / 1440, "hour": 1 / 24, "day": 1, "night": 1,
+         "week": 7, "month": 30, "year": 365, "秒": 1 / 86400, "分钟": 1 / 1440, "小时": 1 / 24,
+         "天": 1, "日": 1, "工作日": 1, "周": 7, "星期": 7, "月": 30, "年": 365}
+# The words around a span that say what it is: mostly before it ("retention period of").
+_BEFORE, _AFTER = 80, 30
 _DATE_QUESTION = re.compile(
     r"(?:^|[,;:]\s*)when\b|\bwhat\s+(?:date|day|year|month)\b|\bwhich\s+(?:date|day|year|"
     r"month)\b|\b(?:effective|start|end|expiry|expiration)\s+date\b|\bsince\s+when\b|"
     r"什么时候|何时|哪天|哪一天|哪年|哪一年|几月|几号|哪个月|生效日期|什么时间", re.IGNORECASE)
+_WHERE_TO_LOOK = re.compile(
+    r"\bwhere\s+(?:can|do|could|should|may|will)\s+(?:i|we|you|users?|customers?)\s+"
+    r"(?:see|find|view|read|get|download|access|look\s+up|check|review)\b|"
+    r"(?:在哪里|在哪儿|哪里可以|何处)(?:可以|能)?(?:查看|找到|看到|阅读|下载|获取)", re.IGNORECASE)
+_URL = re.compile(r"(?:https?://|www\.)[^\s<>()\[\]{}\"'“”‘’，。；）]+")
 _WHO_QUESTION = re.compile(r"(?:^|[,;:]\s*)(?:who|whom|whose)\b|\bby\s+whom\b",
                            re.IGNORECASE)
 _YES_NO = re.compile(
     r"^\s*(?:is|are|was|were|am|do|does|did|can|could|may|might|will|would|shall|should|"
-    r"has|have|had|must)\b|(?:吗|么|是否|能否|可否|是不是|有没有|能不能|可不可以|会不会)"
+    r"has|have|had|must)\b|(?:吗|(?<![什怎那这多要])么|是否|能否|可否|是不是|有没有|能不能|可不可以|会不会)"
     r"[^，,]*[？?]?\s*$", re.IGNORECASE)
 _ZH_QUANTITY = re.compile(r"(?:多少|几)([^\s，。？?、]{0,4})")
 _ZH_NUMBER = (r"(?:\d+(?:\.\d+)?|[零〇一二两三四五六七八九十百千万]+)"
@@ -98,7 +128,8 @@ def wanted(question: str) -> Want:
     """The kind of span ``question`` asks for (see the module docstring)."""
     if _YES_NO.search(question):
         return Want.YES_NO
-    if _DURATION_QUESTION.search(question) and not _HOW_MANY.search(question):
+    if _TIME_QUESTION.search(question) or (_DURATION_QUESTION.search(question)
+                                           and not _HOW_MANY.search(question)):
         return Want.DURATION
     if (_HOW_MANY.search(question) or _HOW_MEASURE.search(question)
             or _ZH_QUANTITY.search(question) or re.search("多[长高大远重宽深]", question)):
@@ -107,6 +138,8 @@ def wanted(question: str) -> Want:
         return Want.DATE
     if _WHO_QUESTION.search(question):
         return Want.NAME
+    if _WHERE_TO_LOOK.search(question):
+        return Want.LINK
     return Want.SENTENCE
 
 
@@ -121,9 +154,13 @@ def short_answer(question: str, sentence: str, *, now: datetime | None = None) -
     elif want is Want.DURATION:
         span = _duration(question, sentence)
     elif want is Want.DATE and now is not None:
-        span = _date(sentence, now=now)
+        # "When may my account be deleted?" — "after 2 months": a when without a date.
+        span = _date(sentence, now=now) or _relative_wait(sentence)
     elif want is Want.NAME:
         span = _names(question, sentence)
+    elif want is Want.LINK:
+        found = _URL.search(sentence)
+        span = found.group(0).rstrip(".,;:!?") if found else None
     return (span or sentence).strip()
 
 
@@ -134,9 +171,10 @@ def _number(question: str, sentence: str) -> str | None:
     if re.search("多[长高大远重宽深]", question):
         return _first_zh_measure(sentence)
     match = _HOW_MANY.search(question)
+    noun = (match.group(1) or match.group(2)).lower() if match else ""
     # "how many is ..." counts nothing: a stop word is no unit.
-    if match and match.group(1).lower() not in EN_STOP_WORDS:
-        unit = match.group(1).lower().rstrip("s")
+    if match and noun not in EN_STOP_WORDS:
+        unit = noun.rstrip("s")
         counted = re.search(rf"\b{_QUALIFIER}{_RANGE}[\s-]+(?:[a-z]+\s+){{0,2}}?"
                             rf"{re.escape(unit)}s?\b", sentence, re.IGNORECASE)
         if counted:
@@ -147,11 +185,93 @@ def _number(question: str, sentence: str) -> str | None:
 
 def _duration(question: str, sentence: str) -> str | None:
     if re.search(f"[{HAN}]", question + sentence):
-        found = re.search(rf"{_ZH_NUMBER}\s*(?:{_ZH_TIME_UNITS})", sentence)
+        found = _extreme(question, sentence, list(re.finditer(
+            rf"{_ZH_NUMBER}\s*(?:{_ZH_TIME_UNITS})", sentence)))
         if found:
+            return found
+    return _extreme(question, sentence, list(_DURATION.finditer(sentence)))
+
+
+def _relative_wait(sentence: str) -> str | None:
+    """A duration that says when, counted from something ("after 2 months", "within 14
+    days", "30 days before", 30天内): not one that says how long something lasted."""
+    for found in _DURATION.finditer(sentence):
+        lead = re.search(r"\b(after|within|in|before|upon)\s+$",
+                         sentence[max(0, found.start() - 12):found.start()], re.IGNORECASE)
+        follows = re.match(r"\s+(?:after|before|later|from|of)\b", sentence[found.end():],
+                           re.IGNORECASE)
+        if lead and lead.group(1).lower() in ("after", "within"):
+            return sentence[found.start() - len(lead.group(0)):found.end()]
+        if lead or follows:
             return found.group(0)
-    duration = _DURATION.search(sentence)
-    return duration.group(0) if duration else None
+    zh = re.search(rf"{_ZH_NUMBER}\s*(?:{_ZH_TIME_UNITS})(?:之内|以内|以后|内|后)", sentence)
+    return zh.group(0) if zh else None
+
+
+def _nearest(question: str, sentence: str, found: list[re.Match[str]]) -> str:
+    """Of several spans, the one whose words before it (and just after) share the most
+    content words with the question, the first on a tie: "deleted within 30 days (…
+    Interaction Data, which has a standard retention period of 90 days)" asked for the
+    retention period of Interaction Data answers 90 days."""
+    asked = _content_words(question)
+
+    def shared(match: re.Match[str]) -> int:
+        around = sentence[max(0, match.start() - _BEFORE):match.end() + _AFTER]
+        return len(asked & _content_words(around))
+
+    return max(found, key=shared).group(0)  # max keeps the first of equals
+
+
+def _content_words(text: str) -> set[str]:
+    lowered = text.lower()
+    words = {w for w in re.findall(r"[a-z]{3,}", lowered) if w not in STATEMENT_STOP_WORDS}
+    han = re.findall(f"[{HAN}]+", text)
+    return words | {run[i:i + 2] for run in han for i in range(len(run) - 1)}
+
+
+def _extreme(question: str, sentence: str, found: list[re.Match[str]]) -> str | None:
+    """The span nearest the question's words (``_nearest``); the longest or shortest when
+    the question asks for the most or the least ("the longest retention period", 最长期限)
+    and each can be measured."""
+    spans = [m.group(0) for m in found]
+    most, least = _MOST.search(question), _LEAST.search(question)
+    if len(spans) < 2:
+        return spans[0] if spans else None
+    if bool(most) == bool(least):
+        return _nearest(question, sentence, found)
+    lengths = [_days(span, most=bool(most)) for span in spans]
+    if any(length is None for length in lengths):
+        return spans[0]
+    pick = max if most else min
+    return spans[pick(range(len(spans)), key=lambda i: lengths[i] or 0.0)]
+
+
+def _days(span: str, *, most: bool) -> float | None:
+    """The length of a duration span in days (a range's upper bound for the most, its
+    lower bound for the least), or None when its number or unit is not known."""
+    unit = next((days for name, days in sorted(_DAYS.items(), key=lambda kv: -len(kv[0]))
+                 if re.search(rf"{name}s?\b" if name.isascii() else name, span,
+                              re.IGNORECASE)), None)
+    values = [_amount(token) for token in re.findall(
+        rf"\d+(?:\.\d+)?|[{CN_NUM_CHARS}]+|[a-z]+", span.lower())]
+    known = [v for v in values if v is not None]
+    if unit is None or not known:
+        return None
+    return (max(known) if most else min(known)) * unit
+
+
+def _amount(token: str) -> float | None:
+    if token[0].isdigit():
+        return float(token)
+    if token[0] in CN_NUM_CHARS:
+        try:
+            return float(cn_number(token))
+        except (KeyError, ValueError, IndexError):
+            return None
+    try:
+        return float(en_number(token))
+    except (KeyError, ValueError):
+        return None
 
 
 def _zh_number(unit: str, sentence: str) -> str | None:

@@ -45,7 +45,9 @@ class AnswerTime:
 
     ``source`` is ``text`` (``phrase`` is the record's own words; ``anchor`` the moment
     a relative phrase was read against, ``None`` for an absolute one) or ``metadata``
-    (the record's ``occurred_at``; no phrase).
+    (the record's ``occurred_at``, or the date field a question about a document's own
+    date asks for; no phrase). ``sentence``: the sentence the phrase stands in, when it
+    is not the evidence chunk's (a document's "Effective date: …" line).
     """
 
     interval: Interval
@@ -54,11 +56,13 @@ class AnswerTime:
     chunk_id: str
     phrase: str | None = None
     anchor: datetime | None = None
+    sentence: str | None = None
 
     def to_json(self) -> dict[str, Any]:
+        shown = {} if self.sentence is None else {"sentence": self.sentence}
         return {**self.interval.to_json(), "source": self.source, "phrase": self.phrase,
                 "anchor": None if self.anchor is None else self.anchor.isoformat(),
-                "doc_id": self.doc_id, "chunk_id": self.chunk_id}
+                "doc_id": self.doc_id, "chunk_id": self.chunk_id, **shown}
 
 
 def asks_clock(question: str) -> bool:

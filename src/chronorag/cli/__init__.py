@@ -68,6 +68,19 @@ def main(argv: Sequence[str] | None = None) -> int:
 _READERS = frozenset({"review", "context", "reindex", "documents"})
 
 
+def _store_to_serve(args: argparse.Namespace) -> None:
+    """A server over a store that does not exist is a mistyped path unless ``--create``
+    says to start an empty one (documents uploaded later)."""
+    db = args.db or db_default()
+    if args.create:
+        from chronorag.store.opening_uri import store_exists
+
+        if not store_exists(db):
+            print(f"creating a new store at {db}", file=sys.stderr)
+        return
+    require_store(db, other=f" (or {args.command} --create starts with an empty one)")
+
+
 def _dispatch(args: argparse.Namespace) -> int:
     if args.command in _READERS or (args.command == "keys" and args.action == "list"):
         require_store(args.db or db_default())
@@ -94,17 +107,24 @@ def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "ingest":
         return _ingest(args)
     if args.command == "serve":
-        from chronorag.serve import Limits, run
+        from chronorag.serve import Limits, require_extra, run
 
+        require_extra()
+        llm = llm_of(args)
+        _store_to_serve(args)
         run(args.db or db_default(), host=args.host, port=args.port, tz=zone_of(args),
             clock=system_now, limits=Limits(body_bytes=args.max_body_mb * 1024 * 1024,
-                                            read_s=float(args.timeout)), llm=llm_of(args))
+                                            read_s=float(args.timeout)), llm=llm)
         return 0
     if args.command == "mcp":
+        from chronorag.integrations.mcp_server import require_extra as mcp_extra
         from chronorag.integrations.mcp_server import run as run_mcp
 
+        mcp_extra()
+        llm = llm_of(args)
+        _store_to_serve(args)
         run_mcp(args.db or db_default(), tz=zone_of(args), clock=system_now, config=args.config,
-                llm=llm_of(args))
+                llm=llm)
         return 0
     from chronorag.engine import Engine
 
@@ -161,7 +181,8 @@ def _ingest(args: argparse.Namespace) -> int:
             report = engine.ingest(args.paths, now=system_now(), progress=bar,
                                    batching=Batching(docs=args.batch), root=args.root,
                                    replace=args.replace, dates_from_text=args.dates_from_text,
-                                   allow_dangling=args.allow_dangling)
+                                   allow_dangling=args.allow_dangling,
+                                   git_history=args.git_history)
     except ValidationError:
         if new:
             forget_new_store(db)

@@ -8,6 +8,7 @@ import os
 import sys
 from contextlib import closing
 from datetime import UTC, datetime, tzinfo
+from typing import Any
 
 from chronorag import render
 from chronorag.answer.llm import Generator
@@ -45,8 +46,8 @@ def review(args: argparse.Namespace) -> int:
     from chronorag.review import DEFAULT_THRESHOLD, review
     from chronorag.store.opening_uri import open_store
 
-    if getattr(args, "accept_dates", None) is not None:
-        return _accept_dates(args)
+    if args.accept_dates is not None or args.accept_versions is not None:
+        return _accept(args)
     as_of = args.as_of or system_now()
     as_of = as_of if as_of.tzinfo is not None else as_of.replace(tzinfo=zone_of(args))
     threshold = DEFAULT_THRESHOLD if args.threshold is None else args.threshold
@@ -60,13 +61,25 @@ def review(args: argparse.Namespace) -> int:
     return 0
 
 
-def _accept_dates(args: argparse.Namespace) -> int:
+def _accept(args: argparse.Namespace) -> int:
+    """``--accept-dates`` and/or ``--accept-versions``: dates first, since a chain is
+    linked only when its versions have dates of their own."""
     from chronorag.engine import Engine
 
+    done: dict[str, Any] = {}
     with Engine(args.db or db_default(), tz=zone_of(args)) as engine:
-        accepted = engine.accept_dates(args.accept_dates or None, now=system_now())
-    print(json.dumps(accepted.to_json(), ensure_ascii=False, indent=2) if args.json
-          else render.accepted_dates(accepted))
+        if args.accept_dates is not None:
+            done["dates"] = engine.accept_dates(args.accept_dates or None, now=system_now())
+        if args.accept_versions is not None:
+            done["versions"] = engine.accept_versions(args.accept_versions or None,
+                                                      now=system_now())
+    if args.json:
+        both = {name: value.to_json() for name, value in done.items()}
+        print(json.dumps(both if len(both) > 1 else next(iter(both.values())),
+                         ensure_ascii=False, indent=2))
+    else:
+        print("\n".join(render.accepted_dates(v) if name == "dates" else
+                        render.linked_versions(v) for name, v in done.items()))
     return 0
 
 

@@ -12,7 +12,7 @@ from chronorag.cli.commands import zone_of
 from chronorag.errors import NotFoundError, StoreError
 
 
-def require_store(db: str) -> None:
+def require_store(db: str, *, other: str = "") -> None:
     """Raise ``StoreError`` when ``db`` names no store yet: a command that only reads
     must not make an empty one out of a mistyped path. ``chronorag ingest`` makes it."""
     from chronorag.store.opening_uri import is_postgres_uri, store_exists
@@ -21,7 +21,7 @@ def require_store(db: str) -> None:
     if store_exists(db):
         return
     shown = redacted(db) if is_postgres_uri(db) else db
-    raise StoreError(f"no store at {shown!r}; chronorag ingest creates one")
+    raise StoreError(f"no store at {shown!r}; chronorag ingest creates one{other}")
 
 
 def forget_new_store(db: str) -> None:
@@ -67,7 +67,7 @@ def _delete(args: argparse.Namespace, db: str) -> int:
     from chronorag.engine import Engine
 
     with Engine(db, tz=zone_of(args)) as engine:
-        deleted = engine.delete(list(dict.fromkeys(args.ids)))
+        deleted = engine.delete(list(dict.fromkeys(args.ids)), unlink=args.unlink)
     print(json.dumps({"deleted": list(deleted)}) if args.json
           else f"deleted {len(deleted)} document(s): {', '.join(deleted)}")
     return 0

@@ -59,6 +59,10 @@ def _stated_options(p: argparse.ArgumentParser) -> None:
                    help="fill missing valid_from, modified_at and supersedes from what the "
                         "text states ('Effective date: ...', 本办法自...起施行); never over a "
                         "field the front matter or JSON gives")
+    p.add_argument("--git-history", action="store_true",
+                   help="ingest every version of each file from its git history: each "
+                        "commit that changed it, valid from the effective date its text "
+                        "states, else from the commit; each supersedes the one before")
     p.add_argument("--allow-dangling", action="store_true",
                    help="a supersedes/derived_from naming an id neither stored nor ingested "
                         "is a warning, not an error")
@@ -168,6 +172,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--accept-dates", nargs="*", default=None, metavar="ID",
                    help="write the dates and links the texts state (the review's proposals) "
                         "into the empty fields of these documents (all when no ID is given)")
+    p.add_argument("--accept-versions", nargs="*", default=None, metavar="ID",
+                   help="link the version chains the review proposes (those holding these "
+                        "documents; all when no ID is given): each version supersedes the "
+                        "one before it, when every version has a date of its own")
 
     p = sub.add_parser("context", help="context pack of a semantic layer for text-to-SQL")
     p.add_argument("question", type=_question)
@@ -191,6 +199,9 @@ def build_parser() -> argparse.ArgumentParser:
     d = docs_sub.add_parser("delete", help="delete documents with their chunks, vectors "
                             "and links, all or none")
     d.add_argument("ids", nargs="+", metavar="ID")
+    d.add_argument("--unlink", action="store_true",
+                   help="also remove other documents' supersedes/derived_from naming them "
+                        "(else such a delete is refused)")
     d.add_argument("--db", default=None)
     d.add_argument("--json", action="store_true")
 
@@ -209,12 +220,16 @@ def build_parser() -> argparse.ArgumentParser:
                    help="largest request body, in MiB (default 32)")
     p.add_argument("--timeout", type=_positive, default=60,
                    help="seconds a question may take before the answer is a 503 (60)")
+    p.add_argument("--create", action="store_true",
+                   help="start with an empty store when --db names none (else: exit 1)")
     _llm_options(p)
 
     p = sub.add_parser("mcp", help="serve ask, time, context and review as MCP tools over "
                        "stdio (chronorag[mcp])")
     _store_options(p)
     p.add_argument("--config", default="default", help="search preset (default: default)")
+    p.add_argument("--create", action="store_true",
+                   help="start with an empty store when --db names none (else: exit 1)")
     _llm_options(p)
 
     p = sub.add_parser("keys", help="API keys of chronorag serve")

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from datetime import UTC, tzinfo
 from os import PathLike
 from pathlib import Path, PurePosixPath
@@ -61,6 +61,7 @@ class _Input:
     shown: str
     default_id: str
     source: str = ""
+    defaults: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -71,6 +72,9 @@ class Named:
 
     path: Path
     name: str
+    # Fields its documents get when they state none of their own (the versions of a
+    # git history: id, valid_from, supersedes, metadata).
+    defaults: Mapping[str, Any] = field(default_factory=dict)
 
     def __fspath__(self) -> str:
         return str(self.path)
@@ -187,7 +191,7 @@ def _collect_inputs(paths: Sequence[str | PathLike[str]], errors: list[FieldErro
     seen: set[Path] = set()
     for given in paths:
         if isinstance(given, Named):
-            named = _single_file(given.path, errors, name=given.name)
+            named = _single_file(given.path, errors, name=given.name, defaults=given.defaults)
             if named is not None:
                 inputs.append(named)
             continue
@@ -229,15 +233,17 @@ def _with_path_ids(inputs: list[_Input], errors: list[FieldError], ids: IdRoot
     return [item for item in out if item.source]
 
 
-def _single_file(path: Path, errors: list[FieldError], *, name: str | None = None
-                 ) -> _Input | None:
+def _single_file(path: Path, errors: list[FieldError], *, name: str | None = None,
+                 defaults: Mapping[str, Any] | None = None) -> _Input | None:
     shown = str(path) if name is None else name
     suffix = PurePosixPath(shown).suffix
     if suffix.lower() not in SUFFIXES:
         errors.append(FieldError(shown, 0, "path", f"unsupported file type {suffix!r}; use "
                                  + ", ".join(SUFFIXES)))
         return None
-    return _Input(path, shown, PurePosixPath(shown).stem, "" if name is None else name)
+    given = dict(defaults or {})
+    default_id = str(given.pop("id", None) or PurePosixPath(shown).stem)
+    return _Input(path, shown, default_id, "" if name is None else name, given)
 
 
 def _walk_folder(folder: Path) -> Iterator[_Input]:
@@ -363,7 +369,7 @@ def _read_text_file(item: _Input, text: str, reader: Reader | None
         shift = len(text) - len(front.body)
         layout = extracted.layout.shifted(shift, source_length=len(text)).to_json()
         fields["text"], title = extracted.text, extracted.title or _first_heading(extracted)
-    defaults = {"id": item.default_id, "title": title or item.path.stem}
+    defaults = {**item.defaults, "id": item.default_id, "title": title or item.path.stem}
     # Problems with the body are reported where the body starts; a front-matter field
     # at the line of its key; anything else (a default id) at line 1.
     lines = {"text": front.body_line, **front.field_lines}
@@ -386,7 +392,7 @@ def _read_formatted(item: _Input, reader: Reader) -> RawRecord | FieldError:
         return FieldError(item.shown, exc.line, exc.field, exc.reason)
     title = extracted.title or _first_heading(extracted) or PurePosixPath(item.shown).stem
     return RawRecord(item.shown, 1, {"text": extracted.text}, item.shown,
-                     defaults={"id": item.default_id, "title": title},
+                     defaults={**item.defaults, "id": item.default_id, "title": title},
                      layout=extracted.layout.to_json())
 
 

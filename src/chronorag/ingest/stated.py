@@ -47,6 +47,13 @@ TOP_LINES = 15
 TOP_CHARS = 1500
 TAIL_LINES = 10
 _LONG_LINE = 240  # longer lines are read sentence by sentence
+# A line that is a date label and its value ("Effective date: November 16, 2020",
+# "**Last updated:** …", "生效日期：…") states the document's date wherever it stands: a
+# summary table or a table of contents may push it below the top lines.
+_DATE_LINE = re.compile(r"[\W_]*(?:effective(?:\s+date)?|last\s+(?:updated|modified|revised)"
+                        r"|(?:updated|revised|modified)(?:\s+on)?|生效(?:日期|时间)"
+                        r"|(?:更新|修订|施行)(?:日期|时间))[\W_]*[:：]", re.IGNORECASE)
+_DATE_LINE_CHARS = 80
 
 
 @dataclass(frozen=True)
@@ -169,10 +176,19 @@ def propose(text: str, *, tz: tzinfo = UTC) -> tuple[Proposal, ...]:
 
 
 def _statements(text: str) -> Iterator[tuple[int, int]]:
-    """Spans of the non-blank lines (long ones cut into sentences) of the top and tail."""
+    """Spans of the non-blank lines (long ones cut into sentences) of the top and tail,
+    then the date lines of the body (``_DATE_LINE``)."""
     lines = _lines(text)
     top = [s for s in lines[:TOP_LINES] if s[0] < TOP_CHARS]
     tail = [s for s in lines[-TAIL_LINES:] if s not in top and s[1] > len(text) - TOP_CHARS]
+    yield from _near_ends(text, top, tail)
+    ends = set(top) | set(tail)
+    yield from (s for s in lines if s not in ends and s[1] - s[0] <= _DATE_LINE_CHARS
+                and _DATE_LINE.match(text, s[0], s[1]))
+
+
+def _near_ends(text: str, top: Sequence[tuple[int, int]], tail: Sequence[tuple[int, int]]
+               ) -> Iterator[tuple[int, int]]:
     for start, end in (*top, *tail):
         if end - start <= _LONG_LINE:
             yield start, end

@@ -38,7 +38,7 @@ class RawRecord:
     fields: Mapping[str, Any]
     source: str
     field_lines: Mapping[str, int] = field(default_factory=dict)
-    defaults: Mapping[str, str] = field(default_factory=dict)
+    defaults: Mapping[str, Any] = field(default_factory=dict)
     layout: Mapping[str, Any] | None = None
 
 

@@ -3,16 +3,17 @@
 Two documents are taken for versions when their names are related — the same title, or
 path stems whose words (years and version numbers left out) one holds all of the other's:
 "privacy-statement" and "github-privacy-statement-2020" — and their texts overlap by at
-least ``RELATED_OVERLAP``; or, whatever their names, when their texts overlap by at least
-``SAME_OVERLAP`` (a copy filed under another name); or, rewritten, when they keep both
-title and file name and overlap by ``RELATED_OVERLAP`` counting boilerplate. Overlap is
-the Jaccard similarity of the sets of word 5-shingles of the normalised texts (markup,
+least ``RELATED_OVERLAP`` (``PLACE_OVERLAP`` when folder, file name and title are all the
+same: a heavy rewrite of one file); or, whatever their names, when their texts overlap by
+at least ``SAME_OVERLAP`` (a copy filed under another name); or, rewritten, when they keep
+both title and file name and overlap by ``RELATED_OVERLAP`` counting boilerplate. Overlap
+is the Jaccard similarity of the sets of word 5-shingles of the normalised texts (markup,
 case and spacing removed; Han characters count as words) without the company's
 boilerplate: shingles that documents of ``BOILERPLATE_GROUPS`` or more unrelated names
 share. Edits keep most shingles of a version, while policies of one company share little
 beyond their boilerplate (benchmarks/README.md, section 24, measures this against plain
-Jaccard and a diff ratio). Candidate pairs come from MinHash banding, so a large store is not
-compared pair by pair; each candidate's overlap is then computed exactly.
+Jaccard and a diff ratio). Candidate pairs come from MinHash banding, so a large store is
+not compared pair by pair; each candidate's overlap is then computed exactly.
 
 ``version_chains`` groups the pairs into chains (connected documents), ordered by their
 dates: ``valid_from``, else a proposed ``valid_from`` (``chronorag.ingest.stated``), else
@@ -36,11 +37,12 @@ from chronorag.ingest.stated import proposals_of
 from chronorag.lang import HAN
 from chronorag.model import Document
 
-__all__ = ["RELATED_OVERLAP", "SAME_OVERLAP", "Chain", "VersionPair", "overlap",
+__all__ = ["PLACE_OVERLAP", "RELATED_OVERLAP", "SAME_OVERLAP", "Chain", "VersionPair", "overlap",
            "shingles", "version_chains", "version_pairs"]
 
 RELATED_OVERLAP = 0.3
 SAME_OVERLAP = 0.75
+PLACE_OVERLAP = 0.1
 SHINGLE = 5
 BOILERPLATE_GROUPS = 3
 _PERMUTATIONS = 64
@@ -116,6 +118,14 @@ def same_title(a: Document, b: Document) -> bool:
     return bool(title_a) and title_a == title_b
 
 
+def same_place(a: Document, b: Document) -> bool:
+    """The same folder, the same file name and the same title, years and version numbers
+    aside: only a rewrite of one document keeps all three."""
+    (stem_a, title_a), (stem_b, title_b) = name_words(a), name_words(b)
+    folder = a.id.rpartition("/")[0] == b.id.rpartition("/")[0]
+    return folder and bool(stem_a) and stem_a == stem_b and bool(title_a) and title_a == title_b
+
+
 def version_pairs(documents: Sequence[Document], *, related: float = RELATED_OVERLAP,
                   same: float = SAME_OVERLAP) -> list[VersionPair]:
     """Pairs of ``documents`` that look like versions (see the module docstring)."""
@@ -134,7 +144,8 @@ def version_pairs(documents: Sequence[Document], *, related: float = RELATED_OVE
         # beyond the company's boilerplate survives it.
         renamed = named and same_title(documents[i], documents[j])
         if (duplicate or score >= same or (named and score >= related)
-                or (renamed and overlap(raw[i], raw[j]) >= related)):
+                or (renamed and overlap(raw[i], raw[j]) >= related)
+                or (score >= PLACE_OVERLAP and same_place(documents[i], documents[j]))):
             a, b = sorted((documents[i].id, documents[j].id))
             out.append(VersionPair(a, b, score, duplicate, named))
     return out
@@ -228,6 +239,28 @@ def _stated_moment(value: str, doc: Document) -> datetime | None:
         return None
 
 
+def _without_interlopers(documents: Mapping[str, Document], pairs: Sequence[VersionPair]
+                         ) -> list[VersionPair]:
+    """``pairs`` without those joined by text alone (names unrelated) where one document's
+    date falls strictly inside the span of the other's versions of the same name. A
+    renamed version comes before or after the versions of its old name, not between them;
+    a document dated in between is a look-alike (another product's terms copied from the
+    same template)."""
+    named: dict[str, set[str]] = {}
+    for pair in pairs:
+        if pair.names_related:
+            named.setdefault(pair.a, {pair.a}).add(pair.b)
+            named.setdefault(pair.b, {pair.b}).add(pair.a)
+
+    def inside(doc_id: str, family: set[str] | None) -> bool:
+        moment = document_date(documents[doc_id])
+        dates = [d for d in (document_date(documents[m]) for m in family or ()) if d]
+        return moment is not None and len(dates) >= 2 and min(dates) < moment < max(dates)
+
+    return [p for p in pairs if p.names_related
+            or not (inside(p.a, named.get(p.b)) or inside(p.b, named.get(p.a)))]
+
+
 def version_chains(documents: Mapping[str, Document], pairs: Iterable[VersionPair]
                    ) -> list[Chain]:
     """Connected documents of ``pairs`` (duplicates left out), oldest first, undated last."""
@@ -239,9 +272,7 @@ def version_chains(documents: Mapping[str, Document], pairs: Iterable[VersionPai
         return x
 
     scores: dict[str, float] = {}
-    for pair in pairs:
-        if pair.duplicate:
-            continue
+    for pair in _without_interlopers(documents, [p for p in pairs if not p.duplicate]):
         ra, rb = root(pair.a), root(pair.b)
         parent.setdefault(ra, ra)
         parent[rb] = ra

@@ -1,21 +1,27 @@
 """``review --accept-dates``: the dates and links stored documents' texts state, written
-into those documents (``chronorag.ingest.adopt``), as an update of the store."""
+into those documents (``chronorag.ingest.adopt``), as an update of the store.
+``review --accept-versions``: the version chains the review finds
+(``chronorag.ingest.versions``), written as ``supersedes`` links."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, tzinfo
 from typing import Any
 
 from chronorag.errors import ConfigError
 from chronorag.ingest.adopt import BY_REVIEW, Titles, adopt
 from chronorag.ingest.stated import FROM_TEXT
+from chronorag.ingest.versions import Chain, version_chains, version_pairs
+from chronorag.model import Document
 from chronorag.pipeline.ingest import Embedders, IngestReport, rewrite_documents
 from chronorag.pipeline.stated import stored_titles
 from chronorag.store.base import Store
 
-__all__ = ["Accepted", "accept_dates"]
+__all__ = ["BY_VERSIONS", "Accepted", "Linked", "accept_dates", "accept_versions"]
+
+BY_VERSIONS = "review --accept-versions"
 
 
 @dataclass(frozen=True)
@@ -29,6 +35,27 @@ class Accepted:
         return {"accepted": self.fields, **self.report.to_json()}
 
 
+@dataclass(frozen=True)
+class Linked:
+    """What ``accept_versions`` wrote: per document id, the predecessors it now
+    supersedes; and the chains left as they were, each with why."""
+
+    links: dict[str, list[str]]
+    skipped: list[dict[str, Any]]
+    report: IngestReport
+
+    def to_json(self) -> dict[str, Any]:
+        return {"linked": self.links, "skipped": self.skipped, **self.report.to_json()}
+
+
+def _missing(store: Store, ids: Sequence[str] | None) -> None:
+    if ids is not None:
+        missing = sorted(set(ids) - set(store.fingerprints(list(ids))))
+        if missing:
+            raise ConfigError(f"no stored document has the id(s) {', '.join(missing)}; "
+                              "see chronorag review for the proposals")
+
+
 def accept_dates(store: Store, ids: Sequence[str] | None, *, embedders: Embedders,
                  now: datetime, tz: tzinfo) -> Accepted:
     """Fill the empty valid_from, modified_at and supersedes of the documents ``ids``
@@ -36,11 +63,7 @@ def accept_dates(store: Store, ids: Sequence[str] | None, *, embedders: Embedder
 
     Raises ``ConfigError`` naming ids that are not stored.
     """
-    if ids is not None:
-        missing = sorted(set(ids) - set(store.fingerprints(list(ids))))
-        if missing:
-            raise ConfigError(f"no stored document has the id(s) {', '.join(missing)}; "
-                              "see chronorag review for the proposals")
+    _missing(store, ids)
     titles = Titles.of(stored_titles(store))
     changed, fields = [], {}
     for doc in store.documents(None if ids is None else sorted(set(ids))):
@@ -54,3 +77,78 @@ def accept_dates(store: Store, ids: Sequence[str] | None, *, embedders: Embedder
         changed.append(adopted)
     report = rewrite_documents(store, changed, embedders=embedders, now=now, tz=tz)
     return Accepted(fields, report)
+
+
+def accept_versions(store: Store, ids: Sequence[str] | None, *, embedders: Embedders,
+                    now: datetime, tz: tzinfo) -> Linked:
+    """Link each version chain ``review`` proposes (those holding one of ``ids``; all
+    when None): every version ``supersedes`` the one before it.
+
+    Only a chain whose every version has a date of its own (valid_from, published_at or
+    modified_at) and no two the same is linked, because its order is then the documents'
+    own; a version that states its own ``supersedes`` is left as it is (a link is added,
+    never one replaced). Each link is recorded under ``metadata["_from_text"]`` with
+    ``by`` = ``BY_VERSIONS`` and the texts' overlap. Raises ``ConfigError`` naming ids
+    that are not stored.
+    """
+    _missing(store, ids)
+    documents = {d.id: d for d in store.documents()}
+    changed: dict[str, Document] = {}
+    links: dict[str, list[str]] = {}
+    skipped: list[dict[str, Any]] = []
+    for chain in version_chains(documents, version_pairs(list(documents.values()))):
+        if ids is not None and not set(ids) & set(chain.doc_ids):
+            continue
+        why = _unlinkable(chain, documents)
+        if why:
+            skipped.append({"doc_ids": list(chain.doc_ids), "why": why})
+            continue
+        for older, newer in zip(chain.doc_ids, chain.doc_ids[1:], strict=False):
+            doc = changed.get(newer, documents[newer])
+            if older in doc.supersedes:
+                continue
+            changed[newer] = _linked(doc, older, overlap=chain.overlap)
+            links.setdefault(newer, []).append(older)
+    report = rewrite_documents(store, list(changed.values()), embedders=embedders,
+                               now=now, tz=tz)
+    return Linked(links, skipped, report)
+
+
+def _field_date(doc: Document) -> datetime | None:
+    for value in (doc.valid_from, doc.published_at, doc.modified_at):
+        if value is not None and value.start is not None:
+            return value.start
+    return None
+
+
+def _unlinkable(chain: Chain, documents: dict[str, Document]) -> str | None:
+    """Why ``chain`` cannot be linked as it stands, else None."""
+    dates = [_field_date(documents[i]) for i in chain.doc_ids]
+    undated = [i for i, d in zip(chain.doc_ids, dates, strict=True) if d is None]
+    if undated:
+        return (f"{', '.join(undated)} has no date of its own to order the chain by "
+                "(chronorag review --accept-dates, or its front matter)")
+    known = [d for d in dates if d is not None]
+    if len(set(known)) < len(known) or known != sorted(known):
+        return "two versions have the same date: the order is not known"
+    stated = [i for i in chain.doc_ids[1:] if _states_links(documents[i])]
+    if stated:
+        return f"{', '.join(stated)} states its own supersedes: link the chain by hand"
+    return None
+
+
+def _states_links(doc: Document) -> bool:
+    adopted = (doc.metadata.get(FROM_TEXT) or {}).get("supersedes", {}).get("value", [])
+    return bool(set(doc.supersedes) - set(adopted))
+
+
+def _linked(doc: Document, older: str, *, overlap: float) -> Document:
+    record = dict(doc.metadata.get(FROM_TEXT) or {})
+    entry = dict(record.get("supersedes") or {})
+    entry["value"] = [*entry.get("value", []), older]
+    entry.setdefault("by", BY_VERSIONS)
+    entry["versions"] = {**entry.get("versions", {}), older: round(overlap, 3)}
+    record["supersedes"] = entry
+    return replace(doc, supersedes=(*doc.supersedes, older),
+                   metadata={**doc.metadata, FROM_TEXT: record})
+

@@ -42,6 +42,7 @@ from chronorag.pipeline.embedding import (
     sentence_texts,
     stored_vectors,
 )
+from chronorag.pipeline.reread import reread_markdown
 from chronorag.pipeline.sources import StoreCheck
 from chronorag.retrieve.base import Embedder
 from chronorag.store.base import PreparedDocument, Store, WriteReport, derivation
@@ -125,6 +126,7 @@ class _Tally:
     unchanged: list[str] = field(default_factory=list)
     chunks: int = 0
     done: int = 0
+    reread: int = 0
 
 
 def ingest_paths(
@@ -265,14 +267,25 @@ def reindex_documents(store: Store, *, embedders: Embedders, force: bool = False
         stored = store.fingerprints(window)
         stale = [i for i in window if i in stored and (force or stored[i][1] != stamp)]
         tally.unchanged += [i for i in window if i not in stale]
-        todo = [(doc, stored[doc.id][0]) for doc in store.documents(stale)] if stale else []
+        todo = [_reread(doc, stored[doc.id][0], tally)
+                for doc in store.documents(stale)] if stale else []
         tally.done += len(window)
         _write_batch(store, "(stored documents)", todo, embedders=embedders, stamp=stamp,
                      tally=tally, stored=stored, force=True, tz=tz)
         if progress is not None:
             progress(IngestProgress(tally.done, len(ids), tally.chunks))
+    notes = (f"re-read {tally.reread} Markdown document(s) stored before Markdown was "
+             "parsed (markup removed, headings kept as sections)",) if tally.reread else ()
     return IngestReport(files=0, added=(), replaced=tuple(tally.replaced),
-                        unchanged=tuple(tally.unchanged), chunks=tally.chunks)
+                        unchanged=tuple(tally.unchanged), chunks=tally.chunks, notes=notes)
+
+
+def _reread(doc: Document, stored_hash: str, tally: _Tally) -> tuple[Document, str]:
+    again = reread_markdown(doc)
+    if again is None:
+        return doc, stored_hash
+    tally.reread += 1
+    return again, again.content_hash()
 
 
 def _batches(documents: Iterable[Document], batching: Batching) -> Iterator[list[Document]]:

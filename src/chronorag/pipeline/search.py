@@ -75,6 +75,17 @@ class Components:
                               "PostgreSQL store); use index 'local' or 'auto'")
         return config.index != "local" and searches_itself(self.store)
 
+    def missing_vectors(self, config: SearchConfig) -> tuple[int, int]:
+        """Chunks without a vector of ``config``'s embedder, and chunks in all."""
+        name = config.embedder
+        if self.in_store(config):
+            chunks = self.store.chunk_summary()[0]  # one count, not every table's
+            return chunks - self.store.vector_counts().get(name, 0), chunks
+        # The vector index the dense retriever is about to read knows which rows lack a
+        # vector: no count over the store's tables.
+        present = self.indexes.vectors(name, dim=self.embedder(name).dim).present
+        return int(len(present) - present.sum()), len(present)
+
     def retriever(self, name: str, config: SearchConfig) -> Retriever:
         factories: dict[str, Callable[[], Retriever]] = {
             "keyword": lambda: KeywordRetriever(self.indexes),

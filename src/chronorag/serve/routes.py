@@ -221,9 +221,11 @@ def get_document(doc_id: str, key: Caller, ctx: Ctx) -> dict[str, Any]:
 
 
 @router.delete("/documents/{doc_id:path}", tags=["documents"])
-def delete_document(doc_id: str, key: Caller, ctx: Ctx) -> dict[str, Any]:
-    """Delete a document (admin keys)."""
-    return ctx.service.delete(key, doc_id)
+def delete_document(doc_id: str, key: Caller, ctx: Ctx,
+                    unlink: Annotated[bool, Query()] = False) -> dict[str, Any]:
+    """Delete a document (admin keys); one that other documents link to is a 409 unless
+    ``unlink`` removes their links to it."""
+    return ctx.service.delete(key, doc_id, unlink=unlink)
 
 
 @router.get("/review", tags=["documents"])

@@ -21,7 +21,7 @@ from typing import Any
 from chronorag.answer.llm import Generator
 from chronorag.config import SearchConfig
 from chronorag.engine import Engine
-from chronorag.errors import FieldError, NotFoundError, ValidationError
+from chronorag.errors import ConfigError, FieldError, NotFoundError, ValidationError
 from chronorag.ingest import SUFFIXES, Named
 from chronorag.model import Answer
 from chronorag.people.load import parse_directory
@@ -212,13 +212,17 @@ class Service:
                                    problems=exc.errors) from None
         return report.to_json()
 
-    def delete(self, key: ApiKey, doc_id: str) -> dict[str, Any]:
+    def delete(self, key: ApiKey, doc_id: str, *, unlink: bool = False) -> dict[str, Any]:
+        """``documents delete``; a document others link to is a 409 unless ``unlink``."""
         require_admin(key, "deleting documents")
         with self._write_lock:
             try:
-                deleted = self._writer_engine().delete([doc_id])
+                deleted = self._writer_engine().delete([doc_id], unlink=unlink)
             except NotFoundError:
                 raise ApiError(404, "not_found", f"no document {doc_id!r} in the store"
+                               ) from None
+            except ConfigError as exc:
+                raise ApiError(409, "linked", f"{exc}; ?unlink=true removes the links"
                                ) from None
         return {"deleted": list(deleted)}
 

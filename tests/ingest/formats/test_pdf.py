@@ -11,6 +11,7 @@ import pytest
 from chronorag.errors import MissingDependencyError, ValidationError
 from chronorag.ingest import load_paths
 from chronorag.ingest.formats import LAYOUT_KEY, reader_for, source_offset
+from chronorag.ingest.formats.layout import section_path
 
 from .build import make_pdf, make_scanned_pdf
 
@@ -72,3 +73,21 @@ def test_missing_pypdf_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "pypdf", None)
     with pytest.raises(MissingDependencyError, match=r"pip install 'chronorag\[pdf\]'$"):
         reader_for("a.pdf").read(data, name="a.pdf")  # type: ignore[union-attr]
+
+
+def test_headings_are_found_by_their_size_and_nest_by_it(tmp_path: Path) -> None:
+    path = tmp_path / "refunds.pdf"
+    wrapped = "You May Cancel Your Subscription at Any Time, Whatever the Reason and Plan"
+    path.write_bytes(make_pdf([[*PAGES[0], "Short line of body text.",
+                                "The Refund policy ends here without a heading.",
+                                f"# {wrapped}", "Cancel in your account settings."],
+                               PAGES[1]]))
+    [source] = load_paths([path], root=path.parent)
+    [doc] = source.documents
+    layout = doc.metadata[LAYOUT_KEY]
+    # A heading wrapped onto two lines is one heading.
+    assert layout["titles"] == ["Refund policy", wrapped, "Exchanges"]
+    assert [level for _, _, level in layout["headings"]] == [1, 1, 1]
+    assert section_path(layout, doc.text.index("An exchange")) == ("Exchanges",)
+    # A short line in the body's size is no heading.
+    assert "Short line of body text." not in layout["titles"]

@@ -3,8 +3,9 @@
 Kept: the text of headings, paragraphs, list items, quotes, table cells, link texts,
 image alt texts, inline code and code blocks. Dropped: every mark of the syntax,
 HTML comments and tags (the text between tags of an HTML block is kept), link targets,
-thematic breaks. Each run of kept text is looked up in the source after the previous
-one, so the source map points at the characters it came from.
+thematic breaks, kramdown attribute lists (``{: .class }``). Each run of kept text is
+looked up in the source after the previous one, so the source map points at the
+characters it came from.
 """
 
 from __future__ import annotations
@@ -29,6 +30,9 @@ __all__ = ["MarkdownReader", "read_markdown"]
 
 _COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.S)
 _TAG = re.compile(r"<[^>]*>")
+# kramdown's attribute lists ("Effective June 10, 2025 {: datetime="2025-06-10" }"), which
+# Jekyll sites (GitHub Pages) put after a block or a span: markup, not text.
+_ATTRIBUTES = re.compile(r"\s*\{:[^{}\n]*\}")
 # Inline tokens that carry text, and what stands in for them.
 _INLINE_TEXT = {"text", "text_special", "code_inline", "image"}
 _BREAKS = {"softbreak", "hardbreak"}
@@ -145,7 +149,10 @@ class _Walk:
         start, end = self._range(token)
         pieces: list[Piece] = []
         for child in token.children or ():
-            if child.type in _INLINE_TEXT:
+            if child.type in _INLINE_TEXT and child.type != "code_inline":
+                pieces.extend(Piece(part, self._locate(part, start, end))
+                              for part in _ATTRIBUTES.split(child.content) if part)
+            elif child.type in _INLINE_TEXT:
                 pieces.append(Piece(child.content, self._locate(child.content, start, end)))
             elif child.type in _BREAKS or (child.type == "html_inline"
                                            and child.content.lower().startswith("<br")):
