@@ -46,12 +46,13 @@ QUESTIONS = st.sampled_from([
     "How many days do I have?", "How long does it take?", "How much is it?", "Who is it?",
     "When was it?", "Is it open?", "多少天？", "多久？", "多长？", "几枚金牌？", "什么时候？",
     "谁？", "How tall is it?", "What is the longest period?", "最短期限是多久？",
-    "How much notice is given?", "Where can I find it?", "在哪里可以查看？", ""])
+    "How much notice is given?", "Where can I find it?", "在哪里可以查看？",
+    "Which plan costs 10?", "Who runs it?", ""])
 PIECES = st.sampled_from(["10", "-", "–", "14", " days", " business", "$", "5", " to ", "%",
                           "天", "个工作日", "万", "枚", "金牌", "Dr.", " Maria", " Keller", " and ",
                           "2024年", "1月1日", "February 1, 2024", ", ", "。", "at least ", "\n",
                           "三年", "十", "two weeks", " months", "https://", "www.", "x.org/a",
-                          " or "])
+                          " or ", "Name of Plan", ": ", "; ", "Price"])
 
 
 @settings(deadline=None, max_examples=200)

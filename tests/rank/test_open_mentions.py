@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime
 
 from hypothesis import given
@@ -74,3 +75,16 @@ def test_any_mentions_give_a_fit(mentions: list[tuple[int, Relation]], year: int
                                  relation: Relation) -> None:
     fit = chunk_fit(_hit("h", 0.5, *mentions), Constraint(relation, None, _year(year)))
     assert 0.0 <= fit.fit <= 1.0
+
+
+def test_among_equally_fitting_sentences_the_rerankers_choice_is_named() -> None:
+    # Three rows all dated 2020 (as a document's validity dates every row): same fit.
+    rows = _hit("rows", 0.9, (2020, Relation.IN), (2020, Relation.IN), (2020, Relation.IN))
+    assert chunk_fit(rows, _in(2020)).sentence_index == 0  # no choice: the first
+    chosen = replace(rows, best_sentence=2)
+    fit = chunk_fit(chosen, _in(2020))
+    assert fit.sentence_index == 2 and fit.tier == chunk_fit(rows, _in(2020)).tier
+    # A choice that fits worse than the best does not win.
+    mixed = replace(_hit("mixed", 0.9, (2020, Relation.IN), (2010, Relation.IN)),
+                    best_sentence=1)
+    assert chunk_fit(mixed, _in(2020)).sentence_index == 0

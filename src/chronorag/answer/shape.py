@@ -11,6 +11,8 @@ sentence that answers what the question wants (:func:`wanted`):
 * the names for "who" ("Edmund Hillary and Tenzing Norgay"), when the sentence names
   exactly one run of them that the question does not;
 * the address for "where can I see / find …" / 在哪里查看 when the sentence gives one;
+* the cell of a table row under the header "which X" / "who" asks for
+  (``answer.cells``);
 * for a yes/no question the whole sentence: it is what decides it.
 
 When no span of the wanted kind can be chosen the answer is the whole sentence.
@@ -22,6 +24,7 @@ import enum
 import re
 from datetime import datetime
 
+from chronorag.answer.cells import row_cell
 from chronorag.lang import EN_STOP_WORDS, HAN, OVERLAP_STOP_WORDS, STATEMENT_STOP_WORDS
 from chronorag.timex.extract import extract
 from chronorag.timex.numerals import CN_NUM_CHARS, cn_number, en_number
@@ -148,20 +151,25 @@ def short_answer(question: str, sentence: str, *, now: datetime | None = None) -
     span of the wanted kind is found. A date is looked for only with ``now`` (the time
     relative phrases are read against)."""
     want = wanted(question)
-    span: str | None = None
+    # A table row answers "which X" / "who" with the cell under the header it asks for.
+    cell = row_cell(question, sentence) if want in (Want.NAME, Want.SENTENCE) else None
+    return (cell or _span(want, question, sentence, now=now) or sentence).strip()
+
+
+def _span(want: Want, question: str, sentence: str, *, now: datetime | None) -> str | None:
     if want is Want.NUMBER:
-        span = _number(question, sentence)
-    elif want is Want.DURATION:
-        span = _duration(question, sentence)
-    elif want is Want.DATE and now is not None:
+        return _number(question, sentence)
+    if want is Want.DURATION:
+        return _duration(question, sentence)
+    if want is Want.DATE and now is not None:
         # "When may my account be deleted?" — "after 2 months": a when without a date.
-        span = _date(sentence, now=now) or _relative_wait(sentence)
-    elif want is Want.NAME:
-        span = _names(question, sentence)
-    elif want is Want.LINK:
+        return _date(sentence, now=now) or _relative_wait(sentence)
+    if want is Want.NAME:
+        return _names(question, sentence)
+    if want is Want.LINK:
         found = _URL.search(sentence)
-        span = found.group(0).rstrip(".,;:!?") if found else None
-    return (span or sentence).strip()
+        return found.group(0).rstrip(".,;:!?") if found else None
+    return None
 
 
 def _number(question: str, sentence: str) -> str | None:

@@ -245,11 +245,20 @@ def _edge_fit(mentions: Sequence[Mention], target: Interval, constraint: Constra
 
 
 def chunk_fit(hit: Hit, constraint: Constraint) -> SentenceFit:
-    """A passage's fit is its best sentence's fit (ties: the earlier sentence)."""
+    """A passage's fit is its best sentence's fit (ties: the earlier sentence). The
+    sentence it names is the reranker's choice (``hit.best_sentence``) when that one fits
+    as well: the rows of a table all dated by their document fit alike, and the row the
+    model judged best, not the first, answers."""
     fits = sentence_fits(hit, constraint)
     if not fits:
         return SentenceFit(0.5, UNKNOWN, None, None)
-    return max(fits, key=lambda f: (f.tier, f.fit, -(f.sentence_index or 0)))
+    best = max(fits, key=lambda f: (f.tier, f.fit, -(f.sentence_index or 0)))
+    chosen = hit.best_sentence
+    if chosen is not None and chosen != best.sentence_index and any(
+            f.sentence_index == chosen and (f.tier, f.fit) == (best.tier, best.fit)
+            for f in fits):
+        return replace(best, sentence_index=chosen)
+    return best
 
 
 class ChronoTemporal:
