@@ -32,3 +32,27 @@ def test_a_layout_heading_without_markup_is_skipped() -> None:
 def test_a_chunk_of_headings_only_is_flagged() -> None:
     item = _evidence("# Returns\n\n## Return window\n", best=None)
     assert ONLY_HEADINGS in item.flags
+
+
+LIST = ("You may not use any of our services to:\n\nSend spam or bulk mail,\n\n"
+        "Engage in or promote illegal gambling,\n\nHarm minors.\n\nThat is all.")
+
+
+def _asked(question: str, text: str, best: int | None):
+    doc = Document(id="d", text=text, source_type="policy")
+    chunk = chunk_document(doc)[0]
+    return to_evidence(Hit(chunk=chunk, score=1.0, best_sentence=best), doc,
+                       question=question)
+
+
+def test_a_list_lead_in_gives_way_to_the_item_the_question_names() -> None:
+    item = _asked("Am I allowed to promote gambling through your services?", LIST, best=0)
+    assert item.sentence == "Engage in or promote illegal gambling,"
+    rules = "您不得利用我们的服务：\n\n发送垃圾邮件；\n\n推广赌博。"
+    zh = _asked("可以推广赌博吗？", rules, best=0)
+    assert zh.sentence == "推广赌博。"
+
+
+def test_a_lead_in_stays_when_no_item_shares_a_word() -> None:
+    item = _asked("Can I use the services at night?", LIST, best=0)
+    assert item.sentence == "You may not use any of our services to:"

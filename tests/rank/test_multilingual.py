@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from chronorag.model import Chunk, Hit, Query, Sentence, Understanding
@@ -179,6 +179,8 @@ def test_bm25_votes_between_texts_of_one_script_only():
 @settings(max_examples=100, deadline=None)
 @given(st.lists(st.tuples(st.booleans(), st.one_of(st.none(), st.floats(0, 50))), max_size=12),
        st.booleans())
+# Equal scores whose mean is off by rounding gave every passage -1 (found by CI).
+@example([(True, 0.8), (True, 0.8), (True, 0.8)], True)
 def test_lexical_votes_are_centred_and_follow_bm25(rows, question_cjk):
     hits = [hit(f"h{i}", "中文" if cjk else "text", 0,
                 **({} if bm25 is None else {"bm25": bm25})) for i, (cjk, bm25) in enumerate(rows)]

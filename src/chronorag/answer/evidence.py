@@ -89,6 +89,10 @@ def stated_times(chunk: Chunk, index: int | None = None) -> tuple[Mention, ...]:
                  if not m.inherited and not m.from_metadata)
 
 
+# How far after its lead-in a list item is looked for.
+_LIST_ITEMS = 20
+
+
 def best_sentence(question: str, chunk: Chunk, index: int | None = None, *,
                   headings: Sequence[int] = ()) -> str:
     """The chunk sentence that best answers ``question`` (a ranker's choice wins).
@@ -96,18 +100,29 @@ def best_sentence(question: str, chunk: Chunk, index: int | None = None, *,
     Without a ranker's choice: the sentence sharing most words with the question,
     the earliest on ties; a chunk without sentences answers with its whole text. A
     heading (its index in ``headings``) is never chosen while the chunk has another
-    sentence.
+    sentence. A lead-in ending with a colon gives way to the item of its list the
+    question names (``_list_item``).
     """
     if not chunk.sentences:
         return chunk.text
     candidates = [s for s in chunk.sentences if s.index not in headings] or chunk.sentences
-    if index is not None:
-        for sentence in candidates:
-            if sentence.index == index:
-                return sentence.text
     terms = terms_of(question)
-    best = max(candidates, key=lambda s: (len(terms & terms_of(s.text)), -s.index))
-    return best.text
+    best = next((s for s in candidates if s.index == index), None)
+    if best is None:
+        best = max(candidates, key=lambda s: (len(terms & terms_of(s.text)), -s.index))
+    return _list_item(best, candidates, terms) or best.text
+
+
+def _list_item(lead: Sentence, candidates: Sequence[Sentence], terms: set[str]) -> str | None:
+    """The item of the list ``lead`` introduces ("You may not use our services to:") that
+    shares most words with the question: a lead-in says nothing alone. None when ``lead``
+    ends with no colon or no following item shares a word."""
+    if not lead.text.rstrip().endswith((":", "：")):
+        return None
+    items = [s for s in candidates if lead.index < s.index <= lead.index + _LIST_ITEMS]
+    scored = [(len(terms & terms_of(s.text)), -s.index, s.text) for s in items]
+    best = max(scored, default=None)
+    return best[2] if best is not None and best[0] > 0 else None
 
 
 def _heading(sentence: Sentence, document: Document | None,

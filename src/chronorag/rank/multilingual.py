@@ -116,7 +116,11 @@ def lexical_votes(question: str, hits: Sequence[Hit]) -> list[float | None]:
     if not any("bm25" in hits[i].scores for i in same):
         return out
     values = np.array([hits[i].scores.get("bm25", 0.0) for i in same], dtype=float)
-    centre, spread = float(values.mean()), float(values.std()) or 1.0
+    centre, spread = float(values.mean()), float(values.std())
+    # Equal scores have a spread of rounding error only: no vote says more than another.
+    if spread <= 1e-9 * max(1.0, abs(centre)):
+        spread = 1.0
+        values = np.full_like(values, centre)
     for i, value in zip(same, values, strict=True):
         out[i] = float((value - centre) / spread)
     return out
