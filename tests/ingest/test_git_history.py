@@ -110,6 +110,15 @@ def test_a_path_that_does_not_exist_is_an_error(repo: Path) -> None:
     assert info.value.errors[0].reason == "does not exist"
 
 
+def test_a_folder_with_no_committed_file_is_an_error(repo: Path) -> None:
+    (repo / "drafts").mkdir()
+    (repo / "drafts" / "new.md").write_text("Not committed yet.\n", encoding="utf-8")
+    with pytest.raises(ValidationError) as info, \
+            git_inputs([repo / "drafts"], root=repo, tz=UTC):
+        pass
+    assert "no committed file" in info.value.errors[0].reason
+
+
 def test_cli_ingest_git_history(repo: Path, tmp_path: Path, test_embedders, capsys) -> None:
     import sys
     sys.path.insert(0, str(Path(__file__).parents[1]))

@@ -128,11 +128,16 @@ def _tracked(paths: Sequence[str | PathLike[str]]) -> list[tuple[Path, Path]]:
         top = Path(_git(folder, "rev-parse", "--show-toplevel").decode().strip())
         listed = _git(folder, "ls-files", "-z", "--full-name", "--", place.name
                       if place.is_file() else ".").decode("utf-8", "replace")
+        before = len(found)
         for name in filter(None, listed.split("\0")):
             relative = PurePosixPath(name)
             if relative.suffix.lower() in SUFFIXES and relative.suffix.lower() != ".jsonl" \
                     and not any(p.startswith(".") for p in relative.parts):
                 found.append((top, top / relative))
+        if len(found) == before:
+            raise ValidationError([FieldError(str(given), 0, "--git-history",
+                                              "holds no committed file of a readable type "
+                                              "(git add and commit them first)")])
     return sorted(set(found))
 
 
