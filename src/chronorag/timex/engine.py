@@ -361,8 +361,11 @@ def _read_at(text: str, f: Found, rule: Rule, anchor: Interval, ctx: Context) ->
         return f
     try:
         reading = rule.handler(m, Context(anchor.start.astimezone(ctx.tz), ctx.tz))
-    except _CALENDAR_ERRORS:
-        return f  # 31日 after a February: the reading at now stands
-    if not isinstance(reading, Interval):
+        if not isinstance(reading, Interval):
+            return f
+        # 31日 after a February, a quarter of year 1 east of Greenwich: the reading at now
+        # stands.
+        held = cal.held(reading)
+    except _CALENDAR_ERRORS:  # Unheld is a ValueError
         return f
-    return replace(f, interval=cal.held(reading), kind=rule.kind, reason=None, anchored=True)
+    return replace(f, interval=held, kind=rule.kind, reason=None, anchored=True)
