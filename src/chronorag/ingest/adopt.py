@@ -21,7 +21,7 @@ from chronorag.ingest.dates import DateError, parse_date
 from chronorag.ingest.stated import FROM_TEXT, Proposal, clean_name, proposals_of
 from chronorag.model import Document, Interval
 
-__all__ = ["BY_INGEST", "BY_REVIEW", "Titles", "adopt", "adoptable"]
+__all__ = ["BY_INGEST", "BY_REVIEW", "Titles", "adopt", "adoptable", "states_own_links"]
 
 BY_INGEST = "ingest --dates-from-text"
 BY_REVIEW = "review --accept-dates"
@@ -89,10 +89,16 @@ def adopt(doc: Document, titles: Titles, *, by: str, tz: tzinfo = UTC) -> Docume
     return replace(doc, **changes, metadata={**doc.metadata, FROM_TEXT: record})
 
 
+def states_own_links(doc: Document) -> bool:
+    """Whether ``doc``'s front matter or JSON names predecessors of its own (links adopted
+    from its text, or by ``review --accept-versions``, are recorded and do not count)."""
+    adopted = (doc.metadata.get(FROM_TEXT) or {}).get("supersedes", {}).get("value", [])
+    return bool(set(doc.supersedes) - set(adopted))
+
+
 def _value(doc: Document, proposal: Proposal, titles: Titles, *, tz: tzinfo) -> Any:
     if proposal.field == "supersedes":
-        adopted = (doc.metadata.get(FROM_TEXT) or {}).get("supersedes", {}).get("value", [])
-        if set(doc.supersedes) - set(adopted):  # the document states its own links
+        if states_own_links(doc):
             return None
         target = titles.resolve(proposal.value, besides=doc.id)
         return None if target is None or target in doc.supersedes else target

@@ -239,8 +239,8 @@ def _stated_moment(value: str, doc: Document) -> datetime | None:
         return None
 
 
-def _without_interlopers(documents: Mapping[str, Document], pairs: Sequence[VersionPair]
-                         ) -> list[VersionPair]:
+def _without_interlopers(dates: Mapping[str, datetime | None],
+                         pairs: Sequence[VersionPair]) -> list[VersionPair]:
     """``pairs`` without those joined by text alone (names unrelated) where one document's
     date falls strictly inside the span of the other's versions of the same name. A
     renamed version comes before or after the versions of its old name, not between them;
@@ -253,9 +253,9 @@ def _without_interlopers(documents: Mapping[str, Document], pairs: Sequence[Vers
             named.setdefault(pair.b, {pair.b}).add(pair.a)
 
     def inside(doc_id: str, family: set[str] | None) -> bool:
-        moment = document_date(documents[doc_id])
-        dates = [d for d in (document_date(documents[m]) for m in family or ()) if d]
-        return moment is not None and len(dates) >= 2 and min(dates) < moment < max(dates)
+        moment = dates[doc_id]
+        known = [d for d in (dates[m] for m in family or ()) if d]
+        return moment is not None and len(known) >= 2 and min(known) < moment < max(known)
 
     return [p for p in pairs if p.names_related
             or not (inside(p.a, named.get(p.b)) or inside(p.b, named.get(p.a)))]
@@ -271,8 +271,11 @@ def version_chains(documents: Mapping[str, Document], pairs: Iterable[VersionPai
             x = parent[x] = parent.get(parent[x], parent[x])
         return x
 
+    kept = [p for p in pairs if not p.duplicate]
+    # Each document's date once: it parses the dates its text states.
+    dates = {x: document_date(documents[x]) for p in kept for x in (p.a, p.b)}
     scores: dict[str, float] = {}
-    for pair in _without_interlopers(documents, [p for p in pairs if not p.duplicate]):
+    for pair in _without_interlopers(dates, kept):
         ra, rb = root(pair.a), root(pair.b)
         parent.setdefault(ra, ra)
         parent[rb] = ra
@@ -283,7 +286,7 @@ def version_chains(documents: Mapping[str, Document], pairs: Iterable[VersionPai
         groups.setdefault(root(x), []).append(x)
     chains = []
     for members in groups.values():
-        dated = sorted(((document_date(documents[m]), m) for m in members),
+        dated = sorted(((dates[m], m) for m in members),
                        key=lambda t: (t[0] is None, t[0].timestamp() if t[0] else 0, t[1]))
         chains.append(Chain(tuple(m for _, m in dated), tuple(d for d, _ in dated),
                             min(scores[m] for m in members)))

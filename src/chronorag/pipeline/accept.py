@@ -11,7 +11,7 @@ from datetime import datetime, tzinfo
 from typing import Any
 
 from chronorag.errors import ConfigError
-from chronorag.ingest.adopt import BY_REVIEW, Titles, adopt
+from chronorag.ingest.adopt import BY_REVIEW, Titles, adopt, states_own_links
 from chronorag.ingest.stated import FROM_TEXT
 from chronorag.ingest.versions import Chain, version_chains, version_pairs
 from chronorag.model import Document
@@ -129,17 +129,15 @@ def _unlinkable(chain: Chain, documents: dict[str, Document]) -> str | None:
         return (f"{', '.join(undated)} has no date of its own to order the chain by "
                 "(chronorag review --accept-dates, or its front matter)")
     known = [d for d in dates if d is not None]
-    if len(set(known)) < len(known) or known != sorted(known):
+    if len(set(known)) < len(known):
         return "two versions have the same date: the order is not known"
-    stated = [i for i in chain.doc_ids[1:] if _states_links(documents[i])]
+    if known != sorted(known):
+        # The chain is ordered by the dates the texts state; the fields disagree with it.
+        return "their own dates order the versions otherwise than their texts' dates"
+    stated = [i for i in chain.doc_ids[1:] if states_own_links(documents[i])]
     if stated:
         return f"{', '.join(stated)} states its own supersedes: link the chain by hand"
     return None
-
-
-def _states_links(doc: Document) -> bool:
-    adopted = (doc.metadata.get(FROM_TEXT) or {}).get("supersedes", {}).get("value", [])
-    return bool(set(doc.supersedes) - set(adopted))
 
 
 def _linked(doc: Document, older: str, *, overlap: float) -> Document:
