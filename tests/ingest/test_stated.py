@@ -40,7 +40,9 @@ def test_proposals_round_trip_through_metadata() -> None:
 ANY = st.characters(exclude_categories=("Cs",))
 STEERING = st.sampled_from(["Effective date: ", "Last updated ", "生效日期：", "施行", "自",
                             "起", "修订于", "replaces ", "《", "》", "同时废止", "年", "月", "日",
-                            "\n", "**", "> ", "February 1, 2024", "2024", "-", ":", "。"])
+                            "\n", "**", "> ", "February 1, 2024", "2024", "-", ":", "。",
+                            # Lines past the top, where a date label line is read alone.
+                            "\n" * 9, "x\n" * 9, "Updated: ", "修订日期："])
 TEXT = st.lists(st.one_of(ANY, STEERING), max_size=200).map("".join)
 
 

@@ -16,7 +16,7 @@ ANY = st.characters(exclude_categories=("Cs",))
 MARKDOWN = st.sampled_from(["# ", "## ", "\n", "\n\n", "- ", "1. ", "| a | b |\n|---|---|\n",
                             "| ", "**", "*", "_", "`", "```\n", "~~~", "[", "](", ")", "![",
                             "<!--", "-->", "<b>", "</b>", "<div>\n", "> ", "---\n", "&amp;",
-                            "    ", "\t", "标题", "x", " "])
+                            "    ", "\t", "标题", "x", " ", "{: ", "{:", "}", "{"])
 HTML = st.sampled_from(["<p>", "</p>", "<h1>", "</h2>", "<li>", "<ul>", "</ul>", "<table>",
                         "<tr>", "<th>", "<td>", "</tr>", "<main>", "<article>", "<nav>",
                         "<script>", "</script>", "<pre>", "</pre>", "<br>", "&amp;", "&lt;",
