@@ -25,6 +25,7 @@ from hypothesis import settings
 from chronorag.config import SearchConfig, get_preset
 from chronorag.demo import DEMO_NOW, demo_corpus, demo_people
 from chronorag.engine import Engine
+from chronorag.rank.late import TOKEN_ENCODERS
 from chronorag.retrieve.embedders import EMBEDDERS
 from chronorag.retrieve.tokenize import tokenize
 
@@ -50,6 +51,40 @@ class HashEmbedder:
 
 
 TEST_EMBEDDERS = ("test-hash", "test-hash-b")
+
+
+class HashTokens:
+    """Token vectors of hashed tokens (one-hot, 32 numbers): MaxSim then counts the
+    question's tokens found in the passage. Stands in for the default preset's token
+    encoder in tests that load no model."""
+
+    def __init__(self, name: str = "colbert-small") -> None:
+        self.name = name
+
+    def encode(self, texts: Sequence[str], *, kind: str) -> list[np.ndarray]:
+        out = []
+        for text in texts:
+            tokens = tokenize(text) or [""]
+            rows = np.zeros((len(tokens), 32), dtype=np.float32)
+            for i, token in enumerate(tokens):
+                digest = hashlib.blake2b(token.encode(), digest_size=4).digest()
+                rows[i, int.from_bytes(digest, "little") % 32] = 1.0
+            out.append(rows)
+        return out
+
+
+@pytest.fixture
+def hash_tokens() -> type[HashTokens]:
+    """The hashed token encoder class, for tests that ingest with a token encoder."""
+    return HashTokens
+
+
+@pytest.fixture(autouse=True)
+def _no_token_model(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tests not marked ``slow`` load no model: the default preset's token encoder is the
+    hashed one there (slow tests keep the real model)."""
+    if request.node.get_closest_marker("slow") is None:
+        monkeypatch.setitem(TOKEN_ENCODERS._factories, "colbert-small", HashTokens)
 
 # Property tests read their example counts from these variables (a deeper run sets them
 # higher). The inner loop, ``-m "not slow"``, runs each property on fewer examples than the

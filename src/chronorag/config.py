@@ -47,6 +47,8 @@ class SearchConfig:
             that can (PostgreSQL: pgvector and BM25 in SQL), so a process keeps no index;
             "local": indexes in the process (saved beside a SQLite file); "auto": the
             store's own search when it has one, else local.
+        late: the token encoder (``rank.late.TOKEN_ENCODERS``) whose token vectors ingest
+            stores for every chunk and the window reranker orders its pool by ("": none).
     """
 
     name: str
@@ -63,6 +65,7 @@ class SearchConfig:
     extensions: tuple[str, ...] = ("semantic",)
     judges: tuple[str, ...] = ("e5-small", "use-m3")
     index: str = "auto"
+    late: str = ""
 
 
 PRESETS: dict[str, SearchConfig] = {
@@ -73,7 +76,7 @@ PRESETS: dict[str, SearchConfig] = {
     "mrag": SearchConfig("mrag", temporal="mrag", validity=False),
     "product": SearchConfig("product", temporal="product", validity=False),
     "default": SearchConfig("default", reranker="windows", rerank_top=8,
-                            temporal="chronorag"),
+                            temporal="chronorag", late="colbert-small"),
 }
 
 

@@ -241,8 +241,9 @@ class Engine:
         """The dense embedder for chunks, and the judges for chunks and sentences."""
         dense = self.components.embedder(self.config.embedder)
         judges = [self.components.embedder(name) for name in self.config.judges]
+        tokens = [self.components.token_encoder(self.config.late)] if self.config.late else []
         return Embedders(chunks=[dense, *(j for j in judges if j.name != dense.name)],
-                         sentences=judges)
+                         sentences=judges, tokens=tokens)
 
     def _record_embedder(self, *, replace_existing: bool = False) -> None:
         if replace_existing or self.store.setting("embedder") is None:
@@ -352,7 +353,7 @@ class Engine:
         runs outside the GIL). Optional: components load on first use anyway."""
         config = self.config
         reranker = self.components.reranker(config.reranker, top_n=config.rerank_top,
-                                            judges=config.judges)
+                                            judges=config.judges, late=config.late)
         dense = (self.components.embedder(config.embedder)
                  if "dense" in config.retrievers else None)
 

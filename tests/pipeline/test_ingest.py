@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -270,6 +271,47 @@ def _doc(path: Path, text: str) -> Path:
     path.write_text(json.dumps({"id": "d", "title": "Rules", "text": text}) + "\n",
                     encoding="utf-8")
     return path
+
+
+def test_token_vectors_are_stored_per_chunk_and_stamped(tmp_path: Path, hash_embedder,
+                                                        hash_tokens) -> None:
+    path = _doc(tmp_path / "a.jsonl", "Rex was adopted in May. " * 60)
+    tokens = hash_tokens("tok")
+    with SQLiteStore(tmp_path / "kb.db") as store:
+        ingest_paths(store, [path], embedders=Embedders([hash_embedder], tokens=[tokens]),
+                     now=NOW, tz=UTC)
+        chunks = store.chunks()
+        assert len(chunks) > 1
+        stored = store.token_vectors([c.id for c in chunks], "tok")
+        assert set(stored) == {c.id for c in chunks}
+        for chunk in chunks:
+            [expected] = tokens.encode([f"Rules. {chunk.text}"], kind="passage")
+            np.testing.assert_allclose(stored[chunk.id], expected, atol=0.5 / 127)
+        assert "tokens=tok" in store.fingerprints(["d"])["d"][1]
+        # A store ingested without them gets them from reindex (the stamp differs), and
+        # its chunk vectors are reused, not embedded again.
+        reindex_documents(store, embedders=Embedders([hash_embedder]))
+        assert store.token_vectors([c.id for c in store.chunks()], "tok") == {}
+        counting = _Counting(hash_embedder)
+        reindex_documents(store, embedders=Embedders([counting], tokens=[tokens]))
+        assert len(store.token_vectors([c.id for c in store.chunks()], "tok")) == len(chunks)
+        assert counting.texts == 0
+
+
+def test_a_failing_token_encoder_names_the_document_and_stores_nothing(
+        tmp_path: Path, hash_embedder) -> None:
+    class Broken:
+        name = "broken"
+
+        def encode(self, texts: Sequence[str], *, kind: str) -> list[np.ndarray]:
+            raise RuntimeError("model file is corrupt")
+
+    path = _doc(tmp_path / "a.jsonl", "Rex was adopted in May.")
+    with SQLiteStore(tmp_path / "kb.db") as store:
+        with pytest.raises(IngestError, match="encoding tokens with broken"):
+            ingest_paths(store, [path], embedders=Embedders([hash_embedder], tokens=[Broken()]),
+                         now=NOW, tz=UTC)
+        assert store.document_ids() == []
 
 
 def test_sentence_vectors_are_stored_stamped_and_reused(

@@ -19,6 +19,7 @@ from chronorag.model import (
     Sentence,
     Understanding,
 )
+from chronorag.rank.gate import near_best
 from chronorag.rank.mrag import MragTemporal, year_score
 from chronorag.rank.temporal import ChronoTemporal, chunk_fit, mention_fit
 
@@ -190,3 +191,25 @@ def test_when_nothing_is_relevant_the_tiers_still_order_every_candidate() -> Non
     relevant = [hit("wrong", 0.06, (1990, 1995), doc="w"), hit("right", 0.0, (2020, 2024))]
     out = ChronoTemporal(doc_weight=0.0).rerank(query(Relation.IN, year(2023)), relevant)
     assert [h.chunk.id for h in out] == ["wrong", "right"]  # 0.06 is relevant, 0.0 is not
+
+
+def _judged(doc: str, semantic: float, dense: float, model: str) -> Hit:
+    chunk = Chunk(f"{doc}#0", doc, 0, 0, 1, "x", ())
+    return Hit(chunk=chunk, score=semantic,
+               scores={"semantic": semantic, "dense_relevance": dense, model: 1.0})
+
+
+def test_passages_of_two_judges_meet_the_gate_on_the_scale_they_share() -> None:
+    chinese = _judged("zh", 0.36, 0.36, "judge")        # the multilingual judge's level
+    english = _judged("en", 0.19, 0.11, "rerank")       # the cross-encoder's sigmoid
+    english_close = _judged("en2", 0.05, 0.30, "rerank")
+    hits = [chinese, english, english_close]
+    # Against the judge's best, a cross-encoder score is read on dense relevance.
+    assert near_best(hits, [0.36, 0.19, 0.05], gate=0.5) == [True, False, True]
+    # One judge only: its own scale.
+    same = [_judged("a", 0.36, 0.36, "rerank"), _judged("b", 0.19, 0.01, "rerank")]
+    assert near_best(same, [0.36, 0.19], gate=0.5) == [True, True]
+    # No dense relevance to share: the relevance itself.
+    bare = Hit(chunk=english.chunk, score=0.19, scores={"semantic": 0.19, "rerank": 1.0})
+    assert near_best([chinese, bare], [0.36, 0.19], gate=0.5) == [True, True]
+    assert near_best([], [], gate=0.5) == []

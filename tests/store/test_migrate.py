@@ -95,8 +95,13 @@ def test_the_copy_answers_the_same_and_ingest_finds_it_unchanged(
 def _with_sentences(prepared: PreparedDocument, seed: int) -> PreparedDocument:
     rows = sum(len(c.sentences) for c in prepared.chunks)
     matrix = np.random.default_rng(seed).standard_normal((rows, 3)).astype(np.float32)
+    tokens = tuple(np.random.default_rng(seed + 100).standard_normal((2 + c.index, 5)
+                                                                     ).astype(np.float32)
+                   for c in prepared.chunks)
     return dataclasses.replace(prepared, sentence_vectors={"sent": matrix},
-                               derivation=derivation("c1", ["e5"], sentences=["sent"]))
+                               token_vectors={"tok": tokens},
+                               derivation=derivation("c1", ["e5"], sentences=["sent"],
+                                                     tokens=["tok"]))
 
 
 def _small_source(path: Path, n: int = 10) -> SQLiteStore:
@@ -131,11 +136,14 @@ def test_an_interrupted_migration_completes_when_run_again(
     assert (report.copied, report.unchanged) == (6, 4)
     assert report.target["links"] == 9 and report.target["api_keys"] == 1
     assert report.target["sentence_vectors:sent"] == 40
+    assert report.target["token_vectors:tok"] == 10 * (2 + 3)
     chunk_ids = sorted(source.chunk_ids_of(source.document_ids()))
     for ours, theirs in ((source.chunk_vectors(chunk_ids, "e5"),
                           target.chunk_vectors(chunk_ids, "e5")),
                          (source.sentence_vectors(chunk_ids, "sent"),
-                          target.sentence_vectors(chunk_ids, "sent"))):
+                          target.sentence_vectors(chunk_ids, "sent")),
+                         (source.token_vectors(chunk_ids, "tok"),
+                          target.token_vectors(chunk_ids, "tok"))):
         assert ours.keys() == theirs.keys() and len(ours) == 20
         for chunk_id, vector in ours.items():
             np.testing.assert_array_equal(theirs[chunk_id], vector)
@@ -168,7 +176,7 @@ def test_cli_migrate_json(tmp_path: Path, pg_uri: str,
     assert report["target"]["documents"] == 3 and report["target"]["vectors:e5"] == 6
     target: Store = open_store(pg_uri)
     try:
-        assert tally(target, target.document_ids(), embedders=("e5", "sent"),
+        assert tally(target, target.document_ids(), embedders=("e5", "sent", "tok"),
                      batch=2) \
             == report["target"]
     finally:

@@ -340,6 +340,54 @@ def test_sentence_vectors_of_the_wrong_shape_are_refused_and_nothing_changes(
     assert _snapshot(store) == before
 
 
+def _with_tokens(prepared: PreparedDocument, *, seed: int = 0) -> PreparedDocument:
+    rng = np.random.default_rng(seed)
+    matrices = []
+    for rows in range(3, 3 + len(prepared.chunks)):  # a different token count per chunk
+        m = rng.standard_normal((rows, 6)).astype(np.float32)
+        matrices.append(m / np.linalg.norm(m, axis=1, keepdims=True))
+    return dataclasses.replace(prepared, token_vectors={"colbert-small": tuple(matrices)})
+
+
+def test_token_vectors_round_trip_per_chunk(store: Store, make: Make) -> None:
+    prepared = _with_tokens(make("a", n_chunks=2))
+    store.write([prepared])
+    ids = [c.id for c in prepared.chunks]
+    back = store.token_vectors([*ids, "nope"], "colbert-small")
+    assert set(back) == set(ids)
+    for chunk_id, written in zip(ids, prepared.token_vectors["colbert-small"], strict=True):
+        assert back[chunk_id].shape == written.shape
+        assert back[chunk_id].dtype == np.float32
+        # Stored as int8 with a scale per token: within half a step of each value.
+        assert np.abs(back[chunk_id] - written).max() <= 0.5 / 127 + 1e-6
+    assert store.token_vectors(ids, "other") == {}
+
+
+def test_token_vectors_go_with_their_document(store: Store, make: Make) -> None:
+    store.write([_with_tokens(make("a"))])
+    store.write([make("a", text="Replaced without token vectors.")])
+    assert store.token_vectors(["a#0", "a#1"], "colbert-small") == {}
+    store.write([_with_tokens(make("b"))])
+    store.delete(["b"])
+    assert store.token_vectors(["b#0"], "colbert-small") == {}
+
+
+def test_token_vectors_of_the_wrong_shape_are_refused_and_nothing_changes(
+        store: Store, make: Make) -> None:
+    store.write([make("a")])
+    before = _snapshot(store)
+    good = _with_tokens(make("b"))
+    one = dataclasses.replace(good, token_vectors={
+        "colbert-small": good.token_vectors["colbert-small"][:1]})
+    with pytest.raises(StoreError, match="token matrices"):
+        store.write([make("c"), one])
+    nan = [m.copy() for m in good.token_vectors["colbert-small"]]
+    nan[1][0, 0] = np.inf
+    with pytest.raises(StoreError, match="finite"):
+        store.write([dataclasses.replace(good, token_vectors={"colbert-small": tuple(nan)})])
+    assert _snapshot(store) == before
+
+
 def test_chunks_are_numbered_for_the_indexes(store: Store, make: Make) -> None:
     store.write([make("a", n_chunks=2), make("b", n_chunks=1, subject="mom")])
     seqs = store.chunk_seqs()

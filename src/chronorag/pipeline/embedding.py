@@ -9,12 +9,14 @@ the stamps allow (``chronorag.store.base.reusable_embedders``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
+from chronorag.errors import ChronoragError
 from chronorag.model import Chunk, Document
+from chronorag.rank.late import TokenEncoder
 from chronorag.rank.rerank_windows import window_text
 from chronorag.retrieve.base import Embedder
 from chronorag.store.base import Store, reusable_embedders
@@ -100,3 +102,23 @@ def embed(embedder: Embedder, texts: Sequence[str], known: Mapping[str, np.ndarr
     if fresh is not None:
         vectors.update(zip(missing, np.asarray(fresh, dtype=np.float32), strict=True))
     return np.stack([vectors[t] for t in texts]).astype(np.float32)
+
+
+def token_matrices(encoders: Sequence[TokenEncoder], texts: Sequence[str], *,
+                   on_error: Callable[[str, BaseException], Exception]
+                   ) -> dict[str, list[np.ndarray]]:
+    """Per token encoder, one token matrix of each of ``texts`` (the chunks' embedded
+    texts); a failure of an encoder is raised as ``on_error(name, exc)``."""
+    out: dict[str, list[np.ndarray]] = {}
+    for encoder in encoders if texts else ():
+        try:
+            matrices = encoder.encode(list(texts), kind="passage")
+        except (ChronoragError, KeyboardInterrupt, SystemExit, GeneratorExit):
+            raise
+        except BaseException as exc:  # a bug or a broken model: name it, store nothing
+            raise on_error(encoder.name, exc) from exc
+        if len(matrices) != len(texts):
+            raise on_error(encoder.name, ValueError(
+                f"{len(matrices)} token matrices for {len(texts)} texts"))
+        out[encoder.name] = matrices
+    return out

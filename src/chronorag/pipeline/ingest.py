@@ -41,9 +41,11 @@ from chronorag.pipeline.embedding import (
     embed_text,
     sentence_texts,
     stored_vectors,
+    token_matrices,
 )
 from chronorag.pipeline.reread import reread_markdown
 from chronorag.pipeline.sources import StoreCheck
+from chronorag.rank.late import TokenEncoder
 from chronorag.retrieve.base import Embedder
 from chronorag.store.base import PreparedDocument, Store, WriteReport, derivation
 
@@ -108,15 +110,18 @@ class Batching:
 @dataclass(frozen=True)
 class Embedders:
     """What ingest embeds with: every chunk with ``chunks`` (the first is the one dense
-    retrieval searches), every sentence (as "title: sentence") with ``sentences``."""
+    retrieval searches), every sentence (as "title: sentence") with ``sentences``, the
+    tokens of every chunk with ``tokens``."""
 
     chunks: Sequence[Embedder]
     sentences: Sequence[Embedder] = ()
+    tokens: Sequence[TokenEncoder] = ()
 
     def stamp(self) -> str:
         """The derivation stamp of documents ingested now with these embedders."""
         return derivation(CHUNKER_VERSION, [e.name for e in self.chunks],
-                          text=EMBED_TEXT_VERSION, sentences=[e.name for e in self.sentences])
+                          text=EMBED_TEXT_VERSION, sentences=[e.name for e in self.sentences],
+                          tokens=[e.name for e in self.tokens])
 
 
 @dataclass
@@ -362,6 +367,9 @@ def _prepare(path: str, batch: Sequence[tuple[Document, str]], embedders: Embedd
     matrices = _embed_all(path, batch, embedders.chunks, texts, reuse.chunks)
     sentence_matrices = _embed_all(path, batch, embedders.sentences, sentences,
                                    reuse.sentences)
+    tokens = token_matrices(embedders.tokens, texts,
+                            on_error=lambda name, exc: IngestError(
+                                path, _where(batch), f"encoding tokens with {name}", exc))
     out: list[PreparedDocument] = []
     row = sentence_row = 0
     for doc, digest, chunks in chunked:
@@ -371,7 +379,8 @@ def _prepare(path: str, batch: Sequence[tuple[Document, str]], embedders: Embedd
             {name: np.ascontiguousarray(x[row:row + n]) for name, x in matrices.items()},
             stamp,
             {name: np.ascontiguousarray(x[sentence_row:sentence_row + m])
-             for name, x in sentence_matrices.items()}))
+             for name, x in sentence_matrices.items()},
+            {name: tuple(x[row:row + n]) for name, x in tokens.items()}))
         row, sentence_row = row + n, sentence_row + m
     return out
 

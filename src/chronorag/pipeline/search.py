@@ -11,6 +11,7 @@ from chronorag.config import SearchConfig
 from chronorag.errors import ConfigError
 from chronorag.model import Document, Hit, Query
 from chronorag.rank.base import Reranker
+from chronorag.rank.late import TOKEN_ENCODERS, LateOrder, TokenEncoder
 from chronorag.rank.multilingual import MultilingualJudge
 from chronorag.rank.rerankers import RERANKERS
 from chronorag.rank.temporal_registry import TEMPORAL
@@ -53,6 +54,7 @@ class Components:
         self._embedders: dict[str, Embedder] = {}
         self._retrievers: dict[str, Retriever] = {}
         self._rerankers: dict[str, Reranker] = {}
+        self._token_encoders: dict[str, TokenEncoder] = {}
         # Per generation: documents read so far (metadata only; None: not stored) and the
         # links between documents, read once.
         self._known: tuple[int, dict[str, Document | None]] = (-1, {})
@@ -108,16 +110,26 @@ class Components:
             self._retrievers[key] = factories[name]()
         return self._retrievers[key]
 
-    def reranker(self, name: str, *, top_n: int, judges: tuple[str, ...] = ()) -> Reranker:
-        key = f"{name}:{top_n}:{','.join(judges)}"
+    def reranker(self, name: str, *, top_n: int, judges: tuple[str, ...] = (),
+                 late: str = "") -> Reranker:
+        key = f"{name}:{top_n}:{','.join(judges)}:{late}"
         if key not in self._rerankers:
             # A second depth costs no second model: rerankers share onnxruntime sessions.
             options: dict[str, object] = {} if name == "none" else {"top_n": top_n}
             if name == "windows":
                 options["titles"] = self.title
                 options["judge"] = self.judge(judges)
+                if late:
+                    options["late"] = LateOrder(encoder=self.token_encoder(late),
+                                                vectors=self.store)
             self._rerankers[key] = RERANKERS.create(name, **options)
         return self._rerankers[key]
+
+    def token_encoder(self, name: str) -> TokenEncoder:
+        """The token encoder of this name, one per components."""
+        if name not in self._token_encoders:
+            self._token_encoders[name] = TOKEN_ENCODERS.create(name)
+        return self._token_encoders[name]
 
     def judge(self, names: tuple[str, ...]) -> MultilingualJudge | None:
         """The multilingual judge of these embedders' stored vectors (None for none)."""
@@ -205,7 +217,7 @@ def _search_once(query: Query, *, config: SearchConfig, components: Components) 
     hits = _timed(timings, "retrieve", lambda: _candidates(query, config, components, scope))
     components.documents_for(h.chunk.doc_id for h in hits)  # one read for every title
     reranker = components.reranker(config.reranker, top_n=config.rerank_top,
-                                   judges=config.judges)
+                                   judges=config.judges, late=config.late)
     # Every candidate goes in: the reranker judges its own ``top_n`` (chosen by
     # ``rerank_top``) and ranks the rest behind them, flagged ``not_reranked``.
     # Stages hand scores on by name (``semantic`` to the temporal stage, ``combined`` to

@@ -10,7 +10,9 @@ from chronorag.model import Hit, Query
 def fallback_semantics(hits: Sequence[Hit]) -> list[float]:
     """A [0, 1] relevance per hit from retrieval scores alone.
 
-    The calibrated dense relevance (calibrated by the dense retriever for the scripts of
+    The relevance a second stage dealt out over the pool in its own order
+    (``late_relevance``, ``rank.late``) when the hit has one; otherwise the calibrated
+    dense relevance (calibrated by the dense retriever for the scripts of
     question and passage, so an unrelated Chinese page stays as far below the answer
     stage's floor as an unrelated English one; else the dense cosine, negative cosines
     clipped to 0) when the hit has one; otherwise the rrf score divided by the best rrf
@@ -21,7 +23,9 @@ def fallback_semantics(hits: Sequence[Hit]) -> list[float]:
     top_rrf = max((h.scores["rrf"] for h in hits if "rrf" in h.scores), default=0.0)
     values = []
     for hit in hits:
-        if "dense_relevance" in hit.scores:
+        if "late_relevance" in hit.scores:
+            value = hit.scores["late_relevance"]
+        elif "dense_relevance" in hit.scores:
             value = hit.scores["dense_relevance"]
         elif "dense" in hit.scores:
             value = hit.scores["dense"]

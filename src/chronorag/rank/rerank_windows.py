@@ -29,6 +29,7 @@ import numpy as np
 
 from chronorag.lang import OVERLAP_STOP_WORDS
 from chronorag.model import Chunk, Hit, Intent, Query, Sentence
+from chronorag.rank.late import LateOrder
 from chronorag.rank.multilingual import MultilingualJudge, levels
 from chronorag.rank.rerank_ce import SKIPPED_CJK, CrossEncoderReranker, fallback, unjudged
 from chronorag.rank.rerank_none import NoReranker, fallback_semantics
@@ -53,6 +54,9 @@ class WindowReranker:
         judge: judges the pairs the model cannot read (mostly-Chinese question or
             passage); it costs no model run per passage, so it judges ``judge_top``.
         judge_top: how deep in the list the judge looks.
+        late: orders the pool by late interaction before anything else reads its order
+            (``rank.late``), so the model's few slots go to the passages most likely
+            relevant, not to those retrieval happened to rank first.
     """
 
     name = "windows"
@@ -60,8 +64,10 @@ class WindowReranker:
     def __init__(self, *, top_n: int = 10, per_chunk: int = 2, context: int = 0,
                  max_length: int = 128, batch_size: int = 8, prerank: bool = True,
                  titles: Callable[[str], str] | None = None,
-                 judge: MultilingualJudge | None = None, judge_top: int = 10) -> None:
+                 judge: MultilingualJudge | None = None, judge_top: int = 10,
+                 late: LateOrder | None = None) -> None:
         self.top_n = top_n
+        self.late = late
         self.judge = judge
         self.judge_top = judge_top
         self.titles = titles
@@ -81,8 +87,11 @@ class WindowReranker:
                                           top_n=top_n)
 
     def warm_up(self) -> None:
-        """Load the cross-encoder now (it loads on first use otherwise)."""
+        """Load the cross-encoder and the token encoder now (they load on first use
+        otherwise)."""
         self.model.warm_up()
+        if self.late is not None:
+            self.late.encoder.encode(["warm up"], kind="query")
 
     def rerank(self, query: Query, hits: Sequence[Hit]) -> list[Hit]:
         """Hits sorted by their best window's ``semantic`` score."""
@@ -91,6 +100,8 @@ class WindowReranker:
         question_cjk = is_mostly_cjk(query.text)
         if question_cjk and self.judge is None:
             return fallback(hits, flag=SKIPPED_CJK)
+        if self.late is not None:
+            hits = self.late.order(query.text, hits)
         if self.prerank and query.constraint.interval is not None:
             hits = self._prerank.rerank(query, NoReranker().rerank(query, hits))
         # The model reads the English pairs among the first ``top_n``; the judge, which

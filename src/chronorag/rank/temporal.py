@@ -25,6 +25,7 @@ from datetime import datetime
 from chronorag.model import Constraint, Hit, Interval, Mention, Order, Query, Relation
 from chronorag.rank.base import named_score
 from chronorag.rank.edges import edge
+from chronorag.rank.gate import near_best
 from chronorag.rank.rerank_none import with_scores
 from chronorag.timex.relations import constrain
 
@@ -316,10 +317,11 @@ class ChronoTemporal:
             # candidate competes on time (the answer stage abstains on the same floor).
             gate = 0.0
         scored = []
+        near = near_best(hits, relevance, gate=gate)
         for position, hit in enumerate(hits):
             semantic = relevance[position]
             fit = chunk_fit(hit, constraint)
-            relevant = semantic >= gate * best
+            relevant = near[position]
             key = self._key(semantic / best, fit, relevant, constraint, position)
             scored.append((key, self._annotate(hit, semantic, fit, key)))
         scored.sort(key=lambda pair: pair[0], reverse=True)

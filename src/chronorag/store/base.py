@@ -23,8 +23,10 @@ class PreparedDocument:
 
     ``vectors`` maps an embedder name to a float32 matrix with one row per chunk, in
     chunk order; ``sentence_vectors`` one with a row per sentence, chunk by chunk in
-    sentence order. ``derivation`` names what the chunks and vectors were made with (see
-    ``derivation``); a stored document is unchanged only when hash and derivation match.
+    sentence order; ``token_vectors`` maps a token encoder's name to one matrix per
+    chunk, in chunk order, with a row per token (``rank.late``). ``derivation`` names
+    what the chunks and vectors were made with (see ``derivation``); a stored document
+    is unchanged only when hash and derivation match.
     """
 
     document: Document
@@ -33,18 +35,22 @@ class PreparedDocument:
     vectors: Mapping[str, np.ndarray] = field(default_factory=dict)
     derivation: str = ""
     sentence_vectors: Mapping[str, np.ndarray] = field(default_factory=dict)
+    token_vectors: Mapping[str, tuple[np.ndarray, ...]] = field(default_factory=dict)
 
 
 def derivation(chunker: str, embedders: Sequence[str], *, text: str = "",
-               sentences: Sequence[str] = ()) -> str:
+               sentences: Sequence[str] = (), tokens: Sequence[str] = ()) -> str:
     """The stamp of what derives from a document's text: chunker version, the embedders of
-    its chunks, the version of the text each chunk is embedded as (``text``, when given)
-    and the embedders of its sentences (``sentences``, when any)."""
+    its chunks, the version of the text each chunk is embedded as (``text``, when given),
+    the embedders of its sentences (``sentences``, when any) and the token encoders of
+    its chunks (``tokens``, when any)."""
     stamp = f"chunker={chunker};embedders={','.join(sorted(embedders))}"
     if text:
         stamp += f";text={text}"
     if sentences:
         stamp += f";sentences={','.join(sorted(sentences))}"
+    if tokens:
+        stamp += f";tokens={','.join(sorted(tokens))}"
     return stamp
 
 
@@ -212,6 +218,11 @@ class Store(Protocol):
 
     def sentence_vectors(self, ids: Sequence[str], embedder: str) -> dict[str, np.ndarray]:
         """Each of these chunks' ``(sentences, dim)`` matrix for ``embedder``, when stored."""
+        ...
+
+    def token_vectors(self, ids: Sequence[str], model: str) -> dict[str, np.ndarray]:
+        """Each of these chunks' ``(tokens, dim)`` matrix of token encoder ``model``, when
+        stored (kept as int8 with a scale per token: ``codec.encode_tokens``)."""
         ...
 
     def chunk_vectors(self, ids: Sequence[str], embedder: str) -> dict[str, np.ndarray]:

@@ -213,6 +213,13 @@ def validate_batch(batch: Sequence[PreparedDocument]) -> None:
         sentences = sum(len(c.sentences) for c in prepared.chunks)
         for name, matrix in prepared.sentence_vectors.items():
             _check_matrix(doc.id, f"{name} (sentences)", matrix, sentences)
+        for name, matrices in prepared.token_vectors.items():
+            if len(matrices) != len(prepared.chunks):
+                raise StoreError(f"document {doc.id!r}: {len(matrices)} token matrices of "
+                                 f"{name!r} for {len(prepared.chunks)} chunks; one per chunk")
+            for chunk, tokens in zip(prepared.chunks, matrices, strict=True):
+                _check_matrix(doc.id, f"{name} (tokens of {chunk.id})", tokens,
+                              np.asarray(tokens).shape[0])
 
 
 def sentence_vector_rows(prepared: PreparedDocument) -> list[tuple[str, str, int, int, bytes]]:
@@ -226,6 +233,35 @@ def sentence_vector_rows(prepared: PreparedDocument) -> list[tuple[str, str, int
             out.append((chunk.id, name, part.shape[0], arr.shape[1], part.tobytes()))
             row += len(chunk.sentences)
     return out
+
+
+def token_vector_rows(prepared: PreparedDocument) -> list[tuple[str, str, int, int, bytes]]:
+    """``(chunk_id, model, rows, dim, blob)`` of each chunk's token matrix."""
+    return [(chunk.id, name, *np.shape(tokens), encode_tokens(tokens))
+            for name, matrices in prepared.token_vectors.items()
+            for chunk, tokens in zip(prepared.chunks, matrices, strict=True)]
+
+
+def encode_tokens(matrix: np.ndarray) -> bytes:
+    """A token matrix as int8 values, row by row, then one float32 scale per row.
+
+    Token vectors are many (a chunk has hundreds) and each only votes in a maximum, so a
+    quarter of float32's bytes is the store's cost; rows are unit vectors, whose int8
+    rounding error (under 1/254 of the largest component) moves MaxSim by far less than
+    the gap between passages.
+    """
+    arr = np.asarray(matrix, dtype=np.float32)
+    scale = np.abs(arr).max(axis=1, initial=0.0) / 127.0
+    safe = np.where(scale > 0, scale, 1.0)
+    values = np.clip(np.rint(arr / safe[:, None]), -127, 127).astype(np.int8)
+    return values.tobytes() + scale.astype("<f4").tobytes()
+
+
+def decode_tokens(rows: int, dim: int, blob: bytes) -> np.ndarray:
+    """The float32 ``(rows, dim)`` matrix ``encode_tokens`` wrote."""
+    values = np.frombuffer(blob, dtype=np.int8, count=rows * dim).reshape(rows, dim)
+    scale = np.frombuffer(blob, dtype="<f4", count=rows, offset=rows * dim)
+    return values.astype(np.float32) * scale[:, None]
 
 
 def decode_matrix(rows: int, dim: int, blob: bytes) -> np.ndarray:

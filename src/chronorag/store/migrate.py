@@ -92,13 +92,14 @@ def _batches(ids: Sequence[str], size: int) -> Iterator[Sequence[str]]:
 
 def embedder_names(source: Store, ids: Sequence[str], *, batch: int) -> tuple[str, ...]:
     """Every embedder the source may hold vectors of: chunk vectors counted, the store's
-    embedder setting (layer vectors) and those the documents' stamps name (sentences)."""
+    embedder setting (layer vectors) and those the documents' stamps name (sentences,
+    token encoders)."""
     names = set(source.vector_counts())
     names.update(filter(None, [source.setting("embedder")]))
     for part in _batches(ids, batch):
         for _, stamp in source.fingerprints(part).values():
             fields = dict(p.split("=", 1) for p in stamp.split(";") if "=" in p)
-            for key in ("embedders", "sentences"):
+            for key in ("embedders", "sentences", "tokens"):
                 names.update(filter(None, fields.get(key, "").split(",")))
     return tuple(sorted(names))
 
@@ -113,22 +114,25 @@ def prepared_documents(source: Store, ids: Sequence[str], *,
     chunk_ids = [c.id for chunks in by_doc.values() for c in chunks]
     vectors = {e: source.chunk_vectors(chunk_ids, e) for e in embedders}
     sentences = {e: source.sentence_vectors(chunk_ids, e) for e in embedders}
+    tokens = {e: source.token_vectors(chunk_ids, e) for e in embedders}
     prints = source.fingerprints(ids)
     return [_prepared(doc, sorted(by_doc[doc.id], key=lambda c: c.index), prints[doc.id],
-                      vectors=vectors, sentences=sentences) for doc in docs]
+                      vectors=vectors, sentences=sentences, tokens=tokens) for doc in docs]
 
 
 def _prepared(doc: Document, chunks: list[Chunk], fingerprint: tuple[str, str], *,
               vectors: Mapping[str, Mapping[str, np.ndarray]],
-              sentences: Mapping[str, Mapping[str, np.ndarray]]) -> PreparedDocument:
+              sentences: Mapping[str, Mapping[str, np.ndarray]],
+              tokens: Mapping[str, Mapping[str, np.ndarray]]) -> PreparedDocument:
     content_hash, stamp = fingerprint
     return PreparedDocument(doc, content_hash, tuple(chunks),
                             _matrices(doc.id, chunks, vectors, stack=np.stack),
-                            stamp, _matrices(doc.id, chunks, sentences, stack=np.concatenate))
+                            stamp, _matrices(doc.id, chunks, sentences, stack=np.concatenate),
+                            _matrices(doc.id, chunks, tokens, stack=tuple))
 
 
 def _matrices(doc_id: str, chunks: list[Chunk], found: Mapping[str, Mapping[str, np.ndarray]],
-              *, stack: Any) -> dict[str, np.ndarray]:
+              *, stack: Any) -> dict[str, Any]:
     """Per embedder, the document's rows in chunk order. A document has vectors of an
     embedder for all its chunks or none (ingest embeds it whole); anything else cannot
     be written as one ``PreparedDocument``, so it is an error rather than a silent loss."""
@@ -136,7 +140,8 @@ def _matrices(doc_id: str, chunks: list[Chunk], found: Mapping[str, Mapping[str,
     for name, by_chunk in found.items():
         have = [c.id in by_chunk for c in chunks]
         if chunks and all(have):
-            out[name] = stack([by_chunk[c.id] for c in chunks]).astype(np.float32)
+            rows = stack([by_chunk[c.id] for c in chunks])
+            out[name] = rows if isinstance(rows, tuple) else rows.astype(np.float32)
         elif any(have):
             raise MigrationRefused(
                 f"document {doc_id!r} has {name!r} vectors for only some of its chunks; "
@@ -234,10 +239,12 @@ def tally(store: Store, ids: Sequence[str], *, embedders: Sequence[str],
     for part in _batches(ids, batch):
         chunk_ids = sorted(store.chunk_ids_of(part))
         for name in embedders:
-            rows = sum(m.shape[0] for m in store.sentence_vectors(chunk_ids, name).values())
-            if rows:
-                key = f"sentence_vectors:{name}"
-                counts[key] = counts.get(key, 0) + rows
+            for table, read in (("sentence_vectors", store.sentence_vectors),
+                                ("token_vectors", store.token_vectors)):
+                rows = sum(m.shape[0] for m in read(chunk_ids, name).values())
+                if rows:
+                    key = f"{table}:{name}"
+                    counts[key] = counts.get(key, 0) + rows
     return counts
 
 

@@ -337,3 +337,23 @@ def m008_api_keys(db: sqlite3.Connection) -> None:
     revoked_at TEXT
 )""",
     ])
+
+
+@migration
+def m009_token_vectors(db: sqlite3.Connection) -> None:
+    """Token vectors of each chunk for late interaction, one matrix per (chunk, model).
+
+    ``rows`` tokens of ``dim`` int8 values each, then one float32 scale per token
+    (``codec.encode_tokens``): a chunk holds hundreds of tokens, so a quarter of float32's
+    bytes. Written at ingest by the token encoders of the store's search configuration.
+    """
+    _run(db, [
+        """CREATE TABLE token_vectors (
+    chunk_id TEXT NOT NULL REFERENCES chunks(id) ON DELETE CASCADE,
+    model TEXT NOT NULL,
+    rows INTEGER NOT NULL CHECK (rows >= 0),
+    dim INTEGER NOT NULL CHECK (dim > 0),
+    blob BLOB NOT NULL CHECK (length(blob) = rows * (dim + 4)),
+    PRIMARY KEY (chunk_id, model)
+)""",
+    ])

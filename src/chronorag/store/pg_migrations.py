@@ -268,6 +268,24 @@ def pg005_search(db: Connection) -> None:
                "occurred_gran = c.occurred_gran FROM chunks c WHERE c.id = v.chunk_id")
 
 
+
+@migration
+def pg006_token_vectors(db: Connection) -> None:
+    """Token vectors of each chunk for late interaction, one matrix per (chunk, model):
+    ``rows`` tokens of ``dim`` int8 values, then one float32 scale per token
+    (``codec.encode_tokens``). Read by chunk id only, so the blob is kept out of line."""
+    _run(db, [
+        f"""CREATE TABLE token_vectors (
+    chunk_id {T} NOT NULL REFERENCES chunks(id) ON DELETE CASCADE,
+    model {T} NOT NULL,
+    "rows" INTEGER NOT NULL CHECK ("rows" >= 0),
+    dim INTEGER NOT NULL CHECK (dim > 0),
+    blob BYTEA NOT NULL CHECK (octet_length(blob) = "rows" * (dim + 4)),
+    PRIMARY KEY (chunk_id, model)
+)""",
+        "ALTER TABLE token_vectors ALTER COLUMN blob SET STORAGE EXTERNAL",
+    ])
+
 def _vector_text(blob: bytes) -> str:
     """A little-endian float32 blob in pgvector's text form (every value exact)."""
     return "[" + ",".join(map(repr, np.frombuffer(blob, dtype="<f4").tolist())) + "]"

@@ -30,6 +30,7 @@ _CHUNKS = f'chunks (id, doc_id, idx, start, "end", text, {_SCOPE}, seq)'
 _SENTENCES = 'sentences (chunk_id, idx, doc_id, start, "end", text, mentions)'
 _VECTORS = f"vectors (chunk_id, embedder, dim, blob, embedding, doc_id, idx, {_SCOPE})"
 _SENTENCE_VECTORS = 'sentence_vectors (chunk_id, embedder, "rows", dim, blob)'
+_TOKEN_VECTORS = 'token_vectors (chunk_id, model, "rows", dim, blob)'
 
 
 class _Rows:
@@ -42,6 +43,7 @@ class _Rows:
         self.sentences: list[tuple[Any, ...]] = []
         self.vectors: dict[str, list[tuple[Any, ...]]] = {}
         self.sentence_vectors: list[tuple[str, str, int, int, bytes]] = []
+        self.token_vectors: list[tuple[str, str, int, int, bytes]] = []
         for p in todo:
             self._add(p)
 
@@ -62,6 +64,7 @@ class _Rows:
                  c.doc_id, c.index, *scope)
                 for i, c in enumerate(p.chunks))
         self.sentence_vectors.extend(codec.sentence_vector_rows(p))
+        self.token_vectors.extend(codec.token_vector_rows(p))
 
 
 def insert_documents(conn: Connection, todo: list[PreparedDocument]) -> None:
@@ -81,6 +84,7 @@ def insert_documents(conn: Connection, todo: list[PreparedDocument]) -> None:
             check_dim(conn, name, dims)
             _copy(cur, _VECTORS, vector_rows)
         _copy(cur, _SENTENCE_VECTORS, rows.sentence_vectors)
+        _copy(cur, _TOKEN_VECTORS, rows.token_vectors)
 
 
 def _copy(cur: Any, target: str, rows: list[tuple[Any, ...]]) -> None:

@@ -219,6 +219,11 @@ class PostgresStore:
                            f"AND chunk_id = {_IDS}", (embedder, list(ids)))
         return {r[0]: np.frombuffer(r[1], dtype="<f4").astype(np.float32) for r in rows}
 
+    def token_vectors(self, ids: Sequence[str], model: str) -> dict[str, np.ndarray]:
+        rows = self._s.query(f'SELECT chunk_id, "rows", dim, blob FROM token_vectors WHERE '
+                           f"model = %s AND chunk_id = {_IDS}", (model, list(ids)))
+        return {r[0]: codec.decode_tokens(r[1], r[2], r[3]) for r in rows}
+
     def sentence_vectors(self, ids: Sequence[str], embedder: str) -> dict[str, np.ndarray]:
         rows = self._s.query(f'SELECT chunk_id, "rows", dim, blob FROM sentence_vectors WHERE '
                            f"embedder = %s AND chunk_id = {_IDS}", (embedder, list(ids)))

@@ -175,6 +175,7 @@ class SQLiteStore:
         sentences: list[tuple[Any, ...]] = []
         vectors: dict[str, list[tuple[str, str, int, bytes]]] = {}
         sentence_vectors: list[tuple[str, str, int, int, bytes]] = []
+        token_vectors: list[tuple[str, str, int, int, bytes]] = []
         for p in todo:
             doc = p.document
             docs.append(codec.document_row(doc, p.content_hash))
@@ -189,6 +190,7 @@ class SQLiteStore:
                     (c.id, name, arr.shape[1], arr[i].tobytes()) for i, c in enumerate(p.chunks)
                 )
             sentence_vectors.extend(codec.sentence_vector_rows(p))
+            token_vectors.extend(codec.token_vector_rows(p))
         marks = ", ".join("?" * len(codec.DOC_COLUMNS))
         conn.executemany(
             f"INSERT INTO documents ({', '.join(codec.DOC_COLUMNS)}) VALUES ({marks})", docs)
@@ -205,6 +207,7 @@ class SQLiteStore:
             conn.executemany("INSERT INTO vectors VALUES (?, ?, ?, ?)", rows)
         conn.executemany("INSERT INTO sentence_vectors VALUES (?, ?, ?, ?, ?)",
                          sentence_vectors)
+        conn.executemany("INSERT INTO token_vectors VALUES (?, ?, ?, ?, ?)", token_vectors)
 
     def _check_dim(self, conn: sqlite3.Connection, embedder: str, dims: set[int]) -> None:
         row = conn.execute("SELECT dim FROM vectors WHERE embedder = ? LIMIT 1",
@@ -333,6 +336,12 @@ class SQLiteStore:
         flat = np.frombuffer(b"".join(r[2] for r in rows), dtype="<f4")
         matrix = flat.reshape(len(rows), dims.pop()).astype(np.float32)
         return [r[0] for r in rows], matrix
+
+    def token_vectors(self, ids: Sequence[str], model: str) -> dict[str, np.ndarray]:
+        """Each of these chunks' ``(tokens, dim)`` matrix of ``model``, when stored."""
+        rows = self._query(f"SELECT chunk_id, rows, dim, blob FROM token_vectors WHERE "
+                           f"model = ? AND chunk_id IN {_IDS}", (model, _ids_param(ids)))
+        return {r[0]: codec.decode_tokens(r[1], r[2], r[3]) for r in rows}
 
     def chunk_vectors(self, ids: Sequence[str], embedder: str) -> dict[str, np.ndarray]:
         """The stored vector of each of these chunks that has one for ``embedder``."""
