@@ -1,5 +1,6 @@
 """Run the real ``chronorag`` command line in a fresh process with the test embedder
-registered (as a plug-in would be), so process-level tests do not wait on a model.
+registered (as a plug-in would be) and the default token encoder hashed, so process-level
+tests do not wait on a model.
 
     python tests/hash_embedder_cli.py ingest corpus/ --db kb.db
 
@@ -17,8 +18,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 
 from chronorag.cli import main
+from chronorag.rank.late import TOKEN_ENCODERS
 from chronorag.store.sqlite import SQLiteStore
-from conftest import register_test_embedders
+from conftest import HashTokens, register_test_embedders
+
+TOKENS = "colbert-small"  # the default preset's token encoder, hashed in this driver
 
 
 def prepare_store(db: Path, embedder: str = "test-hash") -> None:
@@ -64,4 +68,5 @@ def damage(db: Path) -> list[str]:
 
 if __name__ == "__main__":
     register_test_embedders()
+    TOKEN_ENCODERS._factories[TOKENS] = HashTokens  # no model to wait on in these processes
     raise SystemExit(main(sys.argv[1:]))

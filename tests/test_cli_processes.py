@@ -56,7 +56,8 @@ def _prepare(db: Path) -> None:
 def check_store(db: Path) -> dict[str, int]:
     """Sound (see ``damage``), every document stamped with the current derivation; counts."""
     assert cli_driver.damage(db) == []
-    stamp = derivation(CHUNKER_VERSION, ["test-hash"], text=EMBED_TEXT_VERSION)
+    stamp = derivation(CHUNKER_VERSION, ["test-hash"], text=EMBED_TEXT_VERSION,
+                       tokens=[cli_driver.TOKENS])
     with SQLiteStore(db) as store:
         ids = store.document_ids()
         assert {d for _, d in store.fingerprints(ids).values()} <= {stamp}

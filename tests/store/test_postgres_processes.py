@@ -110,7 +110,8 @@ def _prepare(uri: str) -> None:
 def _layout(uri: str) -> dict[str, list[tuple[int, int, int]]]:
     """Each document's chunks as (index, start, end), after checking the store is whole:
     every chunk has sentences and one vector, every document the current derivation."""
-    stamp = derivation(CHUNKER_VERSION, ["test-hash"], text=EMBED_TEXT_VERSION)
+    stamp = derivation(CHUNKER_VERSION, ["test-hash"], text=EMBED_TEXT_VERSION,
+                       tokens=[cli_driver.TOKENS])
     with PostgresStore(uri) as store:
         ids = store.document_ids()
         assert len(ids) == len(set(ids))

@@ -9,7 +9,7 @@ one, finds them unchanged. Not to be confused with ``store.migrations`` (the sch
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -126,22 +126,30 @@ def _prepared(doc: Document, chunks: list[Chunk], fingerprint: tuple[str, str], 
               tokens: Mapping[str, Mapping[str, np.ndarray]]) -> PreparedDocument:
     content_hash, stamp = fingerprint
     return PreparedDocument(doc, content_hash, tuple(chunks),
-                            _matrices(doc.id, chunks, vectors, stack=np.stack),
-                            stamp, _matrices(doc.id, chunks, sentences, stack=np.concatenate),
+                            _matrices(doc.id, chunks, vectors, stack=_float32(np.stack)),
+                            stamp,
+                            _matrices(doc.id, chunks, sentences,
+                                      stack=_float32(np.concatenate)),
                             _matrices(doc.id, chunks, tokens, stack=tuple))
+
+
+def _float32(join: Callable[[list[np.ndarray]], np.ndarray]
+             ) -> Callable[[list[np.ndarray]], np.ndarray]:
+    """``join`` of the chunks' rows, as float32."""
+    return lambda rows: join(rows).astype(np.float32)
 
 
 def _matrices(doc_id: str, chunks: list[Chunk], found: Mapping[str, Mapping[str, np.ndarray]],
               *, stack: Any) -> dict[str, Any]:
-    """Per embedder, the document's rows in chunk order. A document has vectors of an
-    embedder for all its chunks or none (ingest embeds it whole); anything else cannot
-    be written as one ``PreparedDocument``, so it is an error rather than a silent loss."""
+    """Per embedder, the document's rows in chunk order, joined by ``stack``. A document
+    has vectors of an embedder for all its chunks or none (ingest embeds it whole);
+    anything else cannot be written as one ``PreparedDocument``, so it is an error rather
+    than a silent loss."""
     out = {}
     for name, by_chunk in found.items():
         have = [c.id in by_chunk for c in chunks]
         if chunks and all(have):
-            rows = stack([by_chunk[c.id] for c in chunks])
-            out[name] = rows if isinstance(rows, tuple) else rows.astype(np.float32)
+            out[name] = stack([by_chunk[c.id] for c in chunks])
         elif any(have):
             raise MigrationRefused(
                 f"document {doc_id!r} has {name!r} vectors for only some of its chunks; "
