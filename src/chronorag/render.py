@@ -119,14 +119,20 @@ def review_report(report: ReviewReport) -> str:
                 ("Documents that look like versions of one another", report.versions),
                 ("Links to documents that are not stored", report.dangling_links),
                 ("Similar documents of different owners without a link",
-                 report.similar_pairs))
+                 report.similar_pairs),
+                ("Documents without the token vectors late interaction reads",
+                 report.unindexed))
     for heading, items in sections:
         lines.append(f"\n{heading}: {len(items) or 'none'}")
         for item in items:
             owners = ", ".join(o or "?" for o in item.owners)
             measure = "cosine" if item.kind == "similar_unlinked" else "overlap"
             sim = "" if item.similarity is None else f" {measure} {item.similarity:.3f}"
-            lines.append(f"  - {' <> '.join(item.doc_ids)} (owners: {owners}){sim}")
+            if item.kind == "unindexed":  # one finding for many documents: name a few
+                shown = ", ".join(item.doc_ids[:5]) + (", ..." if len(item.doc_ids) > 5 else "")
+                lines.append(f"  - {shown}")
+            else:
+                lines.append(f"  - {' <> '.join(item.doc_ids)} (owners: {owners}){sim}")
             lines.append(f"    {item.reason}")
     return "\n".join(lines)
 

@@ -84,12 +84,14 @@ class ReviewReport:
     duplicates: tuple[ReviewItem, ...] = ()
     versions: tuple[ReviewItem, ...] = ()
     dangling_links: tuple[ReviewItem, ...] = ()
+    unindexed: tuple[ReviewItem, ...] = ()
 
     @property
     def items(self) -> tuple[ReviewItem, ...]:
         """All findings, in section order."""
         return (*self.undated, *self.proposed_dates, *self.unanchored, *self.stale_copies,
-                *self.duplicates, *self.versions, *self.dangling_links, *self.similar_pairs)
+                *self.duplicates, *self.versions, *self.dangling_links, *self.similar_pairs,
+                *self.unindexed)
 
     def to_json(self) -> dict[str, Any]:
         return {"as_of": self.as_of.isoformat(), "threshold": self.threshold,
@@ -100,15 +102,17 @@ class ReviewReport:
                 "duplicates": [i.to_json() for i in self.duplicates],
                 "versions": [i.to_json() for i in self.versions],
                 "dangling_links": [i.to_json() for i in self.dangling_links],
-                "similar_pairs": [i.to_json() for i in self.similar_pairs]}
+                "similar_pairs": [i.to_json() for i in self.similar_pairs],
+                "unindexed": [i.to_json() for i in self.unindexed]}
 
 
 def review(store: Store, *, as_of: datetime, threshold: float = DEFAULT_THRESHOLD,
-           embedder: str | None = None) -> ReviewReport:
+           embedder: str | None = None, tokens: str | None = None) -> ReviewReport:
     """Review every stored document at ``as_of`` (tz-aware); see the module docstring.
 
     ``embedder`` names the stored vectors to compare (default: the store's own, else the
-    default preset's).
+    default preset's); ``tokens`` the token encoder whose vectors every document should
+    have (default: the default preset's; "" for none).
     """
     if as_of.tzinfo is None:
         raise ValueError(f"as_of must be timezone-aware, got {as_of!r}; attach a tzinfo")
@@ -132,7 +136,33 @@ def review(store: Store, *, as_of: datetime, threshold: float = DEFAULT_THRESHOL
         versions=tuple(_chain_item(c, documents) for c in version_chains(documents, pairs)
                        if not _chained(c, documents)),
         dangling_links=tuple(_dangling(documents)),
+        unindexed=tuple(_unindexed(store, documents, get_preset("default").late
+                                   if tokens is None else tokens)),
     )
+
+
+def _unindexed(store: Store, documents: dict[str, Document], tokens: str
+               ) -> list[ReviewItem]:
+    """One finding naming the documents stored without ``tokens``' token vectors (an
+    older store, or one ingested with late interaction off): the late-interaction stage
+    leaves them where the first retrieval put them."""
+    if not tokens or not documents:
+        return []
+    stamps = store.fingerprints(sorted(documents))
+    missing = sorted(i for i, (_, stamp) in stamps.items()
+                     if tokens not in _stamp_part(stamp, "tokens"))
+    if not missing:
+        return []
+    return [ReviewItem(
+        "unindexed", tuple(missing), tuple(documents[i].owner for i in missing),
+        f"{len(missing)} of {len(documents)} documents have no {tokens} token vectors, so "
+        "late interaction does not reorder them; add them with: chronorag reindex",
+        details={"tokens": tokens, "documents": len(missing)})]
+
+
+def _stamp_part(stamp: str, part: str) -> set[str]:
+    fields = dict(p.split("=", 1) for p in stamp.split(";") if "=" in p)
+    return set(filter(None, fields.get(part, "").split(",")))
 
 
 def _proposed(documents: dict[str, Document]) -> list[ReviewItem]:

@@ -298,6 +298,38 @@ def test_token_vectors_are_stored_per_chunk_and_stamped(tmp_path: Path, hash_emb
         assert counting.texts == 0
 
 
+def test_token_matrices_of_unchanged_chunks_are_reused_on_an_edit(
+        tmp_path: Path, hash_embedder, hash_tokens) -> None:
+    class Counting(hash_tokens):  # type: ignore[misc, valid-type]
+        encoded = 0
+
+        def encode(self, texts: Sequence[str], *, kind: str) -> list[np.ndarray]:
+            self.encoded += len(texts)
+            return super().encode(texts, kind=kind)
+
+    first = "\n\n".join(f"Paragraph {i} says the rule {i} holds. " * 40 for i in range(3))
+    edited = first.replace("Paragraph 2 says", "Paragraph 2 now says")
+    tokens = Counting("tok")
+    embedders = Embedders([hash_embedder], tokens=[tokens])
+    with SQLiteStore(tmp_path / "kb.db") as store:
+        ingest_paths(store, [_doc(tmp_path / "a.jsonl", first)], embedders=embedders,
+                     now=NOW, tz=UTC)
+        once = tokens.encoded  # each distinct chunk text once
+        assert store.count()["chunks"] >= once >= 3
+        ingest_paths(store, [_doc(tmp_path / "a.jsonl", edited)], embedders=embedders,
+                     now=NOW, tz=UTC)
+        assert 0 < tokens.encoded - once < once  # only the edited chunks again
+        ids = [c.id for c in store.chunks()]
+        got = store.token_vectors(ids, "tok")
+    with SQLiteStore(tmp_path / "fresh.db") as other:
+        ingest_paths(other, [_doc(tmp_path / "a.jsonl", edited)],
+                     embedders=Embedders([hash_embedder], tokens=[hash_tokens("tok")]),
+                     now=NOW, tz=UTC)
+        expected = other.token_vectors([c.id for c in other.chunks()], "tok")
+    assert set(got) == set(expected) == set(ids)
+    assert all(np.array_equal(got[k], expected[k]) for k in ids)
+
+
 def test_a_failing_token_encoder_names_the_document_and_stores_nothing(
         tmp_path: Path, hash_embedder) -> None:
     class Broken:

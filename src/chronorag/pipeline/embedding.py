@@ -1,4 +1,5 @@
-"""The vectors ingest stores: each chunk's and each sentence's, reusing stored ones.
+"""The vectors ingest stores: each chunk's, each sentence's and each chunk's token
+matrices, reusing stored ones.
 
 A chunk is embedded with its page's title before it (``embed_text``); a sentence as
 "title: sentence" (``sentence_texts``), the form the window rerankers read, because a lone
@@ -32,10 +33,12 @@ Known = dict[str, dict[str, np.ndarray]]
 
 @dataclass(frozen=True)
 class Reuse:
-    """Stored vectors that may serve this batch: of chunk texts and of sentence texts."""
+    """Stored vectors that may serve this batch: of chunk texts, of sentence texts and
+    the token matrices of chunk texts."""
 
     chunks: Known
     sentences: Known
+    tokens: Known
 
 
 def embed_text(doc: Document, chunk: Chunk) -> str:
@@ -63,15 +66,15 @@ def stored_vectors(store: Store, docs: Sequence[Document],
     texts that are unchanged. ``known_docs`` are stored versions already at hand."""
     usable = {part: {d.id: reusable_embedders(stored[d.id][1], stamp, part=part)
                      for d in docs if d.id in stored}
-              for part in ("embedders", "sentences")}
+              for part in ("embedders", "sentences", "tokens")}
     ids = sorted({i for names in usable.values() for i, n in names.items() if n})
     if not ids:
-        return Reuse({}, {})
+        return Reuse({}, {}, {})
     old = {i: known_docs[i] for i in ids if i in known_docs}
     missing = [i for i in ids if i not in old]
     old.update((d.id, d) for d in (store.documents(missing) if missing else ()))
     chunks = [c for c in store.chunks(sorted(store.chunk_ids_of(ids))) if c.doc_id in old]
-    reuse = Reuse({}, {})
+    reuse = Reuse({}, {}, {})
     for name in set().union(*usable["embedders"].values()):
         mine = [c for c in chunks if name in usable["embedders"].get(c.doc_id, ())]
         vectors = store.chunk_vectors([c.id for c in mine], name)
@@ -85,6 +88,11 @@ def stored_vectors(store: Store, docs: Sequence[Document],
             if c.id in matrices and len(matrices[c.id]) == len(c.sentences)
             for text, row in zip(sentence_texts(old[c.doc_id], c), matrices[c.id],
                                  strict=True)}
+    for name in set().union(*usable["tokens"].values()):
+        mine = [c for c in chunks if name in usable["tokens"].get(c.doc_id, ())]
+        tokens = store.token_vectors([c.id for c in mine], name)
+        reuse.tokens[name] = {embed_text(old[c.doc_id], c): tokens[c.id]
+                              for c in mine if c.id in tokens}
     return reuse
 
 
@@ -105,20 +113,25 @@ def embed(embedder: Embedder, texts: Sequence[str], known: Mapping[str, np.ndarr
 
 
 def token_matrices(encoders: Sequence[TokenEncoder], texts: Sequence[str], *,
+                   known: Mapping[str, Mapping[str, np.ndarray]],
                    on_error: Callable[[str, BaseException], Exception]
                    ) -> dict[str, list[np.ndarray]]:
     """Per token encoder, one token matrix of each of ``texts`` (the chunks' embedded
-    texts); a failure of an encoder is raised as ``on_error(name, exc)``."""
+    texts), taking those in ``known[name]`` instead of encoding them again; a failure of
+    an encoder is raised as ``on_error(name, exc)``."""
     out: dict[str, list[np.ndarray]] = {}
     for encoder in encoders if texts else ():
+        stored = known.get(encoder.name, {})
+        missing = [t for t in dict.fromkeys(texts) if t not in stored]
         try:
-            matrices = encoder.encode(list(texts), kind="passage")
+            matrices = encoder.encode(missing, kind="passage") if missing else []
         except (ChronoragError, KeyboardInterrupt, SystemExit, GeneratorExit):
             raise
         except BaseException as exc:  # a bug or a broken model: name it, store nothing
             raise on_error(encoder.name, exc) from exc
-        if len(matrices) != len(texts):
+        if len(matrices) != len(missing):
             raise on_error(encoder.name, ValueError(
-                f"{len(matrices)} token matrices for {len(texts)} texts"))
-        out[encoder.name] = matrices
+                f"{len(matrices)} token matrices for {len(missing)} texts"))
+        fresh = dict(zip(missing, matrices, strict=True))
+        out[encoder.name] = [fresh[t] if t in fresh else stored[t] for t in texts]
     return out

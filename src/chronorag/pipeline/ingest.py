@@ -367,7 +367,7 @@ def _prepare(path: str, batch: Sequence[tuple[Document, str]], embedders: Embedd
     matrices = _embed_all(path, batch, embedders.chunks, texts, reuse.chunks)
     sentence_matrices = _embed_all(path, batch, embedders.sentences, sentences,
                                    reuse.sentences)
-    tokens = token_matrices(embedders.tokens, texts,
+    tokens = token_matrices(embedders.tokens, texts, known=reuse.tokens,
                             on_error=lambda name, exc: IngestError(
                                 path, _where(batch), f"encoding tokens with {name}", exc))
     out: list[PreparedDocument] = []

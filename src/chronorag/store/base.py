@@ -56,7 +56,8 @@ def derivation(chunker: str, embedders: Sequence[str], *, text: str = "",
 
 def reusable_embedders(stored: str, current: str, *, part: str = "embedders") -> frozenset[str]:
     """The embedders whose vectors of a document stamped ``stored`` may serve one stamped
-    ``current``: ``part`` "embedders" for chunk vectors, "sentences" for sentence vectors.
+    ``current``: ``part`` "embedders" for chunk vectors, "sentences" for sentence vectors,
+    "tokens" for chunks' token matrices.
 
     Those named in both stamps, when the texts were written the same way (a known
     embedded-text version): only the chunker or the other embedders differ, so a text
