@@ -113,16 +113,19 @@ def embed(embedder: Embedder, texts: Sequence[str], known: Mapping[str, np.ndarr
 
 
 def token_matrices(encoders: Sequence[TokenEncoder], texts: Sequence[str], *,
-                   known: Mapping[str, Mapping[str, np.ndarray]],
+                   read: Sequence[bool], known: Mapping[str, Mapping[str, np.ndarray]],
                    on_error: Callable[[str, BaseException], Exception]
                    ) -> dict[str, list[np.ndarray]]:
     """Per token encoder, one token matrix of each of ``texts`` (the chunks' embedded
-    texts), taking those in ``known[name]`` instead of encoding them again; a failure of
-    an encoder is raised as ``on_error(name, exc)``."""
+    texts), taking those in ``known[name]`` instead of encoding them again. A text whose
+    ``read`` is false (a chunk late interaction does not read) gets a matrix of no rows,
+    which the store does not keep. A failure of an encoder is raised as
+    ``on_error(name, exc)``."""
     out: dict[str, list[np.ndarray]] = {}
+    wanted = [t for t, r in zip(texts, read, strict=True) if r]
     for encoder in encoders if texts else ():
         stored = known.get(encoder.name, {})
-        missing = [t for t in dict.fromkeys(texts) if t not in stored]
+        missing = [t for t in dict.fromkeys(wanted) if t not in stored]
         try:
             matrices = encoder.encode(missing, kind="passage") if missing else []
         except (ChronoragError, KeyboardInterrupt, SystemExit, GeneratorExit):
@@ -133,5 +136,8 @@ def token_matrices(encoders: Sequence[TokenEncoder], texts: Sequence[str], *,
             raise on_error(encoder.name, ValueError(
                 f"{len(matrices)} token matrices for {len(missing)} texts"))
         fresh = dict(zip(missing, matrices, strict=True))
-        out[encoder.name] = [fresh[t] if t in fresh else stored[t] for t in texts]
+        dim = next((np.shape(m)[1] for m in (*matrices, *stored.values())), 1)
+        none = np.zeros((0, dim), dtype=np.float32)
+        out[encoder.name] = [(fresh[t] if t in fresh else stored[t]) if r else none
+                             for t, r in zip(texts, read, strict=True)]
     return out

@@ -46,6 +46,7 @@ from chronorag.pipeline.embedding import (
 from chronorag.pipeline.reread import reread_markdown
 from chronorag.pipeline.sources import StoreCheck
 from chronorag.rank.late import TokenEncoder
+from chronorag.rank.late import reads as late_reads
 from chronorag.retrieve.base import Embedder
 from chronorag.store.base import PreparedDocument, Store, WriteReport, derivation
 
@@ -368,6 +369,7 @@ def _prepare(path: str, batch: Sequence[tuple[Document, str]], embedders: Embedd
     sentence_matrices = _embed_all(path, batch, embedders.sentences, sentences,
                                    reuse.sentences)
     tokens = token_matrices(embedders.tokens, texts, known=reuse.tokens,
+                            read=[late_reads(c.text) for _, _, cs in chunked for c in cs],
                             on_error=lambda name, exc: IngestError(
                                 path, _where(batch), f"encoding tokens with {name}", exc))
     out: list[PreparedDocument] = []

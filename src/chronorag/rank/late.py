@@ -98,6 +98,13 @@ def maxsim(query: np.ndarray, passage: np.ndarray) -> float:
     return float((passage @ query.T).max(axis=0).sum())
 
 
+def reads(text: str) -> bool:
+    """Whether late interaction reads a passage or question: English, not mostly Chinese
+    (the model knows no Chinese; the multilingual judge orders those). Ingest stores token
+    vectors only of the chunks it reads."""
+    return not is_mostly_cjk(text)
+
+
 class LateOrder:
     """Orders the English passages among the first ``pool`` hits by MaxSim.
 
@@ -118,10 +125,10 @@ class LateOrder:
 
     def order(self, question: str, hits: Sequence[Hit]) -> list[Hit]:
         """``hits`` with the pool's English passages in MaxSim order."""
-        if len(hits) < 2 or is_mostly_cjk(question):
+        if len(hits) < 2 or not reads(question):
             return list(hits)
         head = list(hits[: self.pool])
-        slots = [i for i, h in enumerate(head) if not is_mostly_cjk(h.chunk.text)]
+        slots = [i for i, h in enumerate(head) if reads(h.chunk.text)]
         stored = self.vectors.token_vectors([head[i].chunk.id for i in slots],
                                             self.encoder.name)
         slots = [i for i in slots if head[i].chunk.id in stored]

@@ -236,10 +236,12 @@ def sentence_vector_rows(prepared: PreparedDocument) -> list[tuple[str, str, int
 
 
 def token_vector_rows(prepared: PreparedDocument) -> list[tuple[str, str, int, int, bytes]]:
-    """``(chunk_id, model, rows, dim, blob)`` of each chunk's token matrix."""
+    """``(chunk_id, model, rows, dim, blob)`` of each chunk's token matrix; a matrix of no
+    rows (a chunk late interaction does not read) is not kept."""
     return [(chunk.id, name, *np.shape(tokens), encode_tokens(tokens))
             for name, matrices in prepared.token_vectors.items()
-            for chunk, tokens in zip(prepared.chunks, matrices, strict=True)]
+            for chunk, tokens in zip(prepared.chunks, matrices, strict=True)
+            if np.shape(tokens)[0]]
 
 
 def encode_tokens(matrix: np.ndarray) -> bytes:
