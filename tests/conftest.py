@@ -94,7 +94,10 @@ def _no_token_model(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPa
 # higher). The inner loop, ``-m "not slow"``, runs each property on fewer examples than the
 # full run (the README's test command and CI), which keeps the loop under 20 seconds.
 _QUICK_EXAMPLES = {"CHRONORAG_PROPERTY_EXAMPLES": "25", "FUZZ_EXAMPLES": "60"}
+# No per-example deadline in either profile: speed is measured in benchmarks, and on
+# shared cores an example's time says more about the neighbours than about the code.
 settings.register_profile("quick", max_examples=40, deadline=None)
+settings.register_profile("full", deadline=None)
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -102,6 +105,8 @@ def pytest_configure(config: pytest.Config) -> None:
         for name, value in _QUICK_EXAMPLES.items():
             os.environ.setdefault(name, value)
         settings.load_profile("quick")
+    else:
+        settings.load_profile("full")
 
 
 def register_test_embedders() -> None:

@@ -86,6 +86,7 @@ def test_cli_ask_with_llm(tmp_path: Path, smollm2_url: str) -> None:
         import hash_embedder_cli as driver
     finally:
         sys.path.remove(str(ROOT / "tests"))
+    driver.register_test_embedders()  # this process ingests with the store's embedder too
     db = tmp_path / "kb.db"
     driver.prepare_store(db)
     from chronorag.demo import demo_corpus
@@ -104,5 +105,6 @@ def test_cli_ask_with_llm(tmp_path: Path, smollm2_url: str) -> None:
         assert _cited_all_apply(payload)
     text = subprocess.run(driver.command(
         "ask", "How many days do I have to return an item?", "--db", str(db), "--now",
-        DEMO_NOW.isoformat(), "--llm", smollm2_url), capture_output=True, text=True, timeout=300)
+        DEMO_NOW.isoformat(), "--llm", smollm2_url, "--llm-timeout", "120"),
+        capture_output=True, text=True, timeout=300)
     assert text.returncode == 0 and "SmolLM2-135M-Instruct" in text.stdout

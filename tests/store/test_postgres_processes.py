@@ -11,15 +11,18 @@ import sys
 import threading
 import time
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
 
+from chronorag.config import get_preset
 from chronorag.engine import Engine
 from chronorag.ingest import CHUNKER_VERSION
 from chronorag.pipeline.ingest import EMBED_TEXT_VERSION, Batching
+from chronorag.rank.late import TOKEN_ENCODERS
 from chronorag.store import PostgresStore
 from chronorag.store.base import derivation
 
@@ -131,8 +134,12 @@ def _layout(uri: str) -> dict[str, list[tuple[int, int, int]]]:
 def _reference(uri: str, paths: list[Path]) -> dict[str, list[tuple[int, int, int]]]:
     """The same corpora ingested by one process alone, in this one."""
     _prepare(uri)
-    with Engine(uri, config="hybrid") as engine:
-        engine.ingest(paths, batching=Batching(docs=16))
+    # The token encoder the driver's processes use, hashed as there: the same stamps.
+    config = replace(get_preset("hybrid"), late=cli_driver.TOKENS)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setitem(TOKEN_ENCODERS._factories, cli_driver.TOKENS, cli_driver.HashTokens)
+        with Engine(uri, config=config) as engine:
+            engine.ingest(paths, batching=Batching(docs=16))
     return _layout(uri)
 
 
