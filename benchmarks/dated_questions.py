@@ -3,7 +3,7 @@ the default pipeline against hybrid+rerank, every question asked at its own ``no
 
     python ../shared/tools/locomo_dev.py LOCOMO_GITDIR /tmp/locomo-dev   # evaluation only
     python benchmarks/dated_questions.py /tmp/locomo-dev [--methods chronorag,hybrid+rerank]
-                                         [--out rows.jsonl]
+                                         [--out rows.jsonl] [--db DIR] [--limit N]
 
 One store per conversation (every turn a document, ``occurred_at`` the session's time).
 Recall@k is the share of a question's gold turns among the first k distinct documents
@@ -60,17 +60,26 @@ def main() -> None:
     parser.add_argument("root", type=Path)
     parser.add_argument("--methods", default="chronorag,hybrid+rerank")
     parser.add_argument("--out", type=Path)
+    parser.add_argument("--db", type=Path,
+                        help="keep one store a conversation in this folder and reuse it")
+    parser.add_argument("--limit", type=int, default=0,
+                        help="every n-th question only (evenly spaced), 0 for all")
     args = parser.parse_args()
     methods = args.methods.split(",")
     rows = []
     for conv in sorted(p for p in args.root.iterdir() if p.is_dir()):
         questions = [json.loads(line) for line in (conv / "questions.jsonl").open()]
         questions = [q for q in questions if q["category"] != 5 and q["evidence"]]
-        with tempfile.TemporaryDirectory() as tmp, Engine(Path(tmp) / "kb.db") as engine:
-            engine.ingest([conv / "corpus.jsonl"], now=INGESTED)
-            for q in questions:
-                rows.append({"id": q["id"], "category": q["category_name"],
-                             **{m: _one(engine, q, m) for m in methods}})
+        if args.limit:
+            questions = questions[:: args.limit]
+        with tempfile.TemporaryDirectory() as tmp:
+            folder = args.db or Path(tmp)
+            folder.mkdir(parents=True, exist_ok=True)
+            with Engine(folder / f"{conv.name}.db") as engine:
+                engine.ingest([conv / "corpus.jsonl"], now=INGESTED)
+                for q in questions:
+                    rows.append({"id": q["id"], "category": q["category_name"],
+                                 **{m: _one(engine, q, m) for m in methods}})
     if args.out:
         args.out.write_text("\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf-8")
     _table(rows, methods)

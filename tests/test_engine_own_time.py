@@ -8,6 +8,7 @@ records by the times their texts state, never hides one said a day after its eve
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -137,3 +138,48 @@ def test_review_names_relative_phrases_that_have_no_time_to_be_read_against(
     assert "unanchored" in report.to_json()
     # Its "yesterday" names no day: only absolute phrases are stored for it.
     assert [m for s in museum.sentences for m in s.mentions] == []
+
+
+def test_the_turn_that_says_when_answers_beside_the_turn_that_says_what(
+        engine: Engine) -> None:
+    answer = _ask(engine, "When did Maria get in a car accident?",
+                  datetime(2023, 8, 1, tzinfo=SHANGHAI))
+    assert answer["answer"] == '2 July 2023 ("yesterday", said on 3 July 2023)'
+    assert answer["answer_time"]["doc_id"] == "chat-2/D1:1"
+    assert "time_from_related_record" in answer["flags"]
+    # The record that says what happened, passed over for the date, is cited beside it.
+    assert [e["doc_id"] for e in answer["evidence"][:2]] == ["chat-2/D1:1", "chat-2/D1:3"]
+
+
+def test_a_period_counted_back_answers_when_it_began(engine: Engine) -> None:
+    answer = _ask(engine, "When did Tim start playing the violin?",
+                  datetime(2024, 1, 1, tzinfo=SHANGHAI))
+    assert answer["answer"] == 'August 2023 ("for about four months", said on 6 December 2023)'
+    assert answer["answer_time"]["source"] == "counted"
+    assert "time_from_duration" in answer["flags"]
+
+
+def test_a_record_said_days_after_the_asked_day_is_gathered_among_many_alike(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Sixty alike turns on other days and one said the day after the asked day: with
+    # room for only ten candidates, the question's words alone do not gather it; the
+    # records said in the asked day or soon after (retrieve.scope.told_window) do.
+    from dataclasses import replace
+
+    for name in TEST_EMBEDDERS:
+        monkeypatch.setitem(EMBEDDERS._factories, name, lambda _n=name: HashEmbedder(_n))
+    lines = [json.dumps({"id": f"sam/{i}", "text": f"Sam: Doing fine, a quiet day number {i}.",
+                         "occurred_at": f"2023-{9 + i // 28:02d}-{1 + i % 28:02d}T20:00",
+                         "source_type": "message"}) for i in range(60)]
+    lines.append(json.dumps({"id": "sam/meeting", "text": "Sam: I attended a Weight Watchers "
+                             "meeting yesterday.", "occurred_at": "2023-12-05T20:16",
+                             "source_type": "message"}))
+    corpus = tmp_path / "sam.jsonl"
+    corpus.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    config = replace(NO_MODEL_RULES, candidates=10)
+    with Engine(tmp_path / "kb.db", config=config, embedder="test-hash", judges=()) as built:
+        built.ingest([corpus], now=NOW)
+        answer = built.ask("What was Sam doing on December 4, 2023?",
+                           now=datetime(2024, 1, 1, tzinfo=SHANGHAI)).to_json()
+    first = answer["evidence"][0]
+    assert first["doc_id"] == "sam/meeting" and "time_verified" in first["flags"]

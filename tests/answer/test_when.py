@@ -78,10 +78,51 @@ def test_the_event_window_is_judged_by_the_text_first() -> None:
 
 def test_times_disagree_when_an_equal_record_names_another_day() -> None:
     best = when.answer_time(_item(YESTERDAY), tz=UTC)
-    other = when.answer_time(_item(), tz=UTC)
+    week = Mention("last week", 15, 24, Interval(datetime(2023, 1, 9, tzinfo=UTC),
+                                                 datetime(2023, 1, 16, tzinfo=UTC),
+                                                 Granularity.WEEK), anchor=SAID)
+    other = when.answer_time(_item(week), tz=UTC)
     assert best is not None and other is not None
     assert when.disagreeing(best, [other])
     assert not when.disagreeing(best, [best])
+
+
+def test_a_record_that_states_no_time_is_a_bound_not_a_date() -> None:
+    # Recorded the day after: it spoke of an event that had happened. Recorded the day
+    # before the event, it cannot have: that disagrees. For a plan it is the other way.
+    best = when.answer_time(_item(YESTERDAY), tz=UTC)
+    after = when.answer_time(_item(), tz=UTC)
+    before = when.answer_time(_item(occurred="2023-01-18T09:00:00+00:00"), tz=UTC)
+    assert best is not None and after is not None and before is not None
+    assert not when.disagreeing(best, [after], tense=-1)
+    assert when.disagreeing(best, [before], tense=-1)
+    assert when.disagreeing(best, [after], tense=1)
+    assert not when.disagreeing(best, [before], tense=1)
+
+
+def test_a_text_that_counts_back_answers_where_the_period_began() -> None:
+    item = Evidence("t", "t#0", "", "Tim: I've been playing the violin for about four "
+                    "months now.", 0, 60, "message", None, None, None,
+                    "2023-12-06T17:34:00+00:00", True, (), 0.9, {"semantic": 0.9})
+    time = when.answer_time(item, tz=UTC, tense=-1)
+    assert time is not None and (time.source, time.phrase) == ("counted",
+                                                               "for about four months")
+    assert when.format_answer(time, question="When did Tim start playing the violin?",
+                              tz=UTC, source_type="message") == \
+        'August 2023 ("for about four months", said on 6 December 2023)'
+    # A question about what is still to come is not answered by where a period began.
+    future = when.answer_time(item, tz=UTC, tense=1)
+    assert future is not None and future.source == "metadata"
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("When did Jon lose his job?", -1), ("When was the bridge opened?", -1),
+    ("When will John start his new job?", 1), ("When is Melanie planning to go camping?", 1),
+    ("When is the talent show?", 0), ("他什么时候去了北京？", -1),
+    ("她打算什么时候去露营？", 1), ("会议是哪天？", 0),
+])
+def test_the_tense_of_a_question(question: str, expected: int) -> None:
+    assert when.question_tense(question) == expected
 
 
 @pytest.mark.parametrize(("question", "clock"), [
@@ -105,3 +146,23 @@ def test_a_written_answer_naming_the_day_said_instead_of_the_day_meant_is_reject
     both = check_written("On 20 January 2023 Jon said he lost his job the day before, "
                          "19 January 2023 [d].", **asked)  # type: ignore[arg-type]
     assert both.accepted
+
+
+def test_an_absolute_phrase_read_by_a_relative_rule_names_no_anchor() -> None:
+    # 下午 makes "2023年3月5日下午" a rule that may read yearless dates against the text's
+    # time, but this phrase has its year: it needs no anchor, and the answer says none.
+    said = datetime(2023, 3, 5, 20, tzinfo=UTC)
+    afternoon = Mention("2023年3月5日下午", 0, 12, Interval(
+        datetime(2023, 3, 5, 12, tzinfo=UTC), datetime(2023, 3, 5, 18, tzinfo=UTC),
+        Granularity.HOUR), anchor=said)
+    item = Evidence("n", "n#0", "", "2023年3月5日下午，代表团审议。", 0, 17, "news", None, None,
+                    None, said.isoformat(), True, (), 0.9, {"semantic": 0.9}, times=(afternoon,))
+    time = when.answer_time(item, tz=UTC)
+    assert time is not None and (time.source, time.anchor) == ("text", None)
+    assert when.format_answer(time, question="什么时间审议？", tz=UTC) == "2023年3月5日"
+
+
+def test_a_news_story_neither_takes_nor_gives_a_date() -> None:
+    assert not when.tells_part(_item(source_type="news"))
+    assert when.tells_part(_item(source_type="message"))
+    assert when.tells_part(_item(source_type=None))  # type: ignore[arg-type]

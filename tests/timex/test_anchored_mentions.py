@@ -37,6 +37,8 @@ def _one(text: str, anchor: datetime | None = SAID, **kw: object) -> list[tuple[
     ("去年十月我们搬家了。", [("去年十月", date(2022, 10, 1), "month")]),
     ("今天中午吃了面。", [("今天中午", date(2023, 1, 20), "hour")]),
     ("On 7 May 2021 we married.", [("7 May 2021", date(2021, 5, 7), "day")]),
+    ("I met the team again on the 15th after my trip.", [("the 15th", date(2023, 1, 15),
+                                                          "day")]),
 ])
 def test_relative_phrases_are_read_against_the_anchor(
         text: str, expected: list[tuple[str, date, str]]) -> None:

@@ -43,6 +43,13 @@ COUNT_MARGIN = 0.3
 PEER_MARGIN = 0.05
 """Records within this relevance of the deciding one are as good: their times must agree."""
 
+STATED_DEPTH = 4
+"""A date answer reads its time from the best record or, when that one's text states
+none, from the first of the ranking's first four relevant records whose text does
+(``_dated``): the turns that tell one event sit close together in the ranking. On
+LoCoMo's development half (benchmarks/README.md §32) the best record alone gets 47 of 73
+date answers right, two records 52, three 55, four 56, five to eight 54."""
+
 
 @dataclass(frozen=True)
 class PersonalAnswer:
@@ -100,11 +107,12 @@ def answer_records(query: Query, items: Sequence[Evidence], *, general: Decision
     if not relevant:
         return PersonalAnswer(Decision(AnswerStatus.NOT_FOUND, None, (), general.upcoming,
                                        general.flags), ())
-    best = max(relevant, key=lambda e: (mentions(e, terms), relevance(e)))
+    ordered = sorted(relevant, key=lambda e: (mentions(e, terms), relevance(e)), reverse=True)
+    best = ordered[0]
     doc = documents.get(best.doc_id)
     granularity = doc.occurred_at.granularity if doc and doc.occurred_at else None
     if query.understanding.intent is Intent.TIME and not _asks_time_of_day(query):
-        return _when(query, best, relevant, terms, general=general, tz=tz)
+        return _when(query, ordered, relevant, terms, general=general, tz=tz)
     if query.understanding.intent is Intent.TIME:
         text, flags = _time(query, best, tz=tz, granularity=granularity)
     else:
@@ -127,30 +135,76 @@ def _within_a_day(query: Query) -> bool:
             and (window.end - window.start).total_seconds() <= 86400)
 
 
-def _when(query: Query, best: Evidence, relevant: Sequence[Evidence],
+def _when(query: Query, ordered: Sequence[Evidence], ranked: Sequence[Evidence],
           terms: frozenset[str], *, general: Decision, tz: tzinfo) -> PersonalAnswer:
-    """A date answer (``answer.when``): the time the best record's text states, else its
+    """A date answer (``answer.when``) from the relevant records, ``ordered`` best first
+    (``ranked``: the same in the ranking's order): the time the best record's text states,
+    else the time one ranked just after it states (``_dated``), else the best record's
     recorded day. ``uncertain`` when records as relevant state another time, or the text
     contradicts the date (``check.check_date``)."""
-    time = when.answer_time(best, tz=tz)
+    tense = when.question_tense(query.text)
+    best, time = _dated(ordered[0], ranked, telling=_telling(terms, ordered), tense=tense,
+                        tz=tz)
     if time is None:
         return _validated("", [check.NO_TIME], [best], general)
     keyed = mentions(best, terms)
-    peers = [e for e in relevant if e.doc_id != best.doc_id and mentions(e, terms) == keyed
+    peers = [e for e in ordered if e.doc_id != best.doc_id and mentions(e, terms) == keyed
              and relevance(e) >= relevance(best) - PEER_MARGIN]
-    others = [t for e in peers if (t := when.answer_time(e, tz=tz)) is not None]
+    others = [t for e in peers if (t := when.answer_time(e, tz=tz, tense=tense)) is not None]
     flags = check.check_date([time.interval], best)
     flags += check.check_window([best], event_window(query.constraint))
-    if when.disagreeing(time, others):
+    if when.disagreeing(time, others, tense=tense):
         flags.append(when.TIMES_DISAGREE)
     text = when.format_answer(time, question=query.text, tz=tz,
                               published_at=best.published_at, source_type=best.source_type)
     status = AnswerStatus.UNCERTAIN if flags else AnswerStatus.ANSWERED
-    if time.source == "metadata":
-        flags.append(when.FROM_METADATA)
-    cited = (best, *(e for e in peers if flags and when.TIMES_DISAGREE in flags))
+    flags += _sources(time, passed_over=ordered[0] if ordered[0] is not best else None)
+    cited = (best, *(e for e in peers if when.TIMES_DISAGREE in flags),
+             *(e for e in ordered[:1] if e is not best and all(e is not p for p in peers)))
     return PersonalAnswer(Decision(status, text, cited, general.upcoming,
                                    tuple(dict.fromkeys(flags)), time), cited)
+
+
+def _dated(best: Evidence, ranked: Sequence[Evidence], *, telling: frozenset[str],
+           tense: int, tz: tzinfo) -> tuple[Evidence, when.AnswerTime | None]:
+    """The record a date answer rests on, and its time: ``best``, unless its text states
+    no time and one of the first records of the ranking (``STATED_DEPTH``, the evidence a
+    reader sees first) that shares a ``telling`` word with the question states one.
+
+    A conversation tells an event over several turns: "Something bad happened with the
+    car yesterday…" and then "A car ran a red light and hit us". The second is what a
+    question about the accident matches best, but only the first says when; the day the
+    second was said is only a bound (the accident happened by then). A news story tells
+    its event whole and neither takes nor gives a date (``when.TOLD_WHOLE``).
+    """
+    time = when.answer_time(best, tz=tz, tense=tense)
+    if (time is not None and time.source != "metadata") or not when.tells_part(best):
+        return best, time
+    for other in [e for e in ranked[:STATED_DEPTH] if e is not best]:
+        if not mentions(other, telling) or not when.tells_part(other):
+            continue
+        stated = when.answer_time(other, tz=tz, tense=tense)
+        if stated is not None and stated.source != "metadata":
+            return other, stated
+    return best, time
+
+
+def _telling(terms: frozenset[str], records: Sequence[Evidence]) -> frozenset[str]:
+    """The question's key words that tell its records apart: those in at most half of
+    ``records``. A word in most of them (the speaker's name that opens every turn of a
+    transcript) says nothing about which record is about the question."""
+    if len(records) < 2:
+        return terms
+    return frozenset(t for t in terms
+                     if sum(mentions(e, frozenset((t,))) for e in records) * 2 <= len(records))
+
+
+def _sources(time: when.AnswerTime, *, passed_over: Evidence | None) -> list[str]:
+    """Flags saying where a date answer's time came from, when not its best record's own
+    words."""
+    flags = {"metadata": [when.FROM_METADATA], "counted": [when.FROM_DURATION]}.get(
+        time.source, [])
+    return [*flags, *([when.FROM_RELATED] if passed_over is not None else [])]
 
 
 def _time(query: Query, best: Evidence, *, tz: tzinfo,

@@ -20,23 +20,39 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, tzinfo
 from typing import Any
 
+from chronorag.answer.counted import counted_back
 from chronorag.lang import has_han
-from chronorag.model import Evidence, Granularity, Interval
+from chronorag.model import Evidence, Granularity, Interval, Mention
+from chronorag.timex.en_tense import tense as sentence_tense
+from chronorag.timex.pipeline import context, find
 
 _CLOCK_QUESTION = re.compile(
     r"\bwhat\s+time\b|\bat\s+what\s+hour\b|几点|几时几分|什么时刻|几点钟", re.IGNORECASE)
 _MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
            "September", "October", "November", "December")
-_DAY_OR_COARSER = (Granularity.CENTURY, Granularity.DECADE, Granularity.YEAR,
-                   Granularity.SEASON, Granularity.QUARTER, Granularity.MONTH,
-                   Granularity.WEEK, Granularity.DAY)
-
 _ZH_VERBS = {"said": "说于", "recorded": "记于", "written": "写于"}
+# A Chinese question about what is still to come (将 / 打算 / 计划 / 准备 / 预计), or one
+# about what has happened (the aspect markers 了 / 过). 会 and 要 are left out: they stand
+# in too many words (会议, 重要) to mark a tense alone.
+_ZH_FUTURE = re.compile(r"将|打算|计划|計劃|準備|准备|预计|預計")
+_ZH_PAST = re.compile(r"[了过過]")
 
 TIMES_DISAGREE = "times_disagree"
 """Answer flag: records as relevant as the deciding one state other times for it."""
 FROM_METADATA = "time_from_metadata"
 """Answer flag: the record's text states no time; its recorded date answers."""
+TOLD_WHOLE: frozenset[str] = frozenset({"news", "wiki", "policy", "faq", "script",
+                                        "glossary"})
+"""Kinds of text that tell their event whole: a news story states its own date or is
+about the day it came out, so it never takes a date from another record, nor gives one.
+Messages, records, notes and forum posts are parts of a telling and may."""
+FROM_RELATED = "time_from_related_record"
+"""Answer flag: the most relevant record states no time; the date is the one stated by
+another of the most relevant records (the turn that said when, beside the turn that said
+what), which the answer cites first."""
+FROM_DURATION = "time_from_duration"
+"""Answer flag: the date is where a period the text counts back from its anchor began
+("for 10 years", said in 2023: 2013), exact only to the duration's unit."""
 
 
 @dataclass(frozen=True)
@@ -44,10 +60,12 @@ class AnswerTime:
     """The time a date answer names and where it came from.
 
     ``source`` is ``text`` (``phrase`` is the record's own words; ``anchor`` the moment
-    a relative phrase was read against, ``None`` for an absolute one) or ``metadata``
-    (the record's ``occurred_at``, or the date field a question about a document's own
-    date asks for; no phrase). ``sentence``: the sentence the phrase stands in, when it
-    is not the evidence chunk's (a document's "Effective date: …" line).
+    a relative phrase was read against, ``None`` for an absolute one), ``counted`` (the
+    start of a period the text counts back from ``anchor``: ``phrase`` "for 10 years",
+    see ``answer.counted``) or ``metadata`` (the record's ``occurred_at``, or the date
+    field a question about a document's own date asks for; no phrase). ``sentence``: the
+    sentence the phrase stands in, when it is not the evidence chunk's (a document's
+    "Effective date: …" line).
     """
 
     interval: Interval
@@ -70,24 +88,81 @@ def asks_clock(question: str) -> bool:
     return _CLOCK_QUESTION.search(question) is not None
 
 
-def answer_time(item: Evidence, *, tz: tzinfo) -> AnswerTime | None:
+def tells_part(item: Evidence) -> bool:
+    """Whether ``item`` may be one part of an event told over several records (see
+    ``TOLD_WHOLE``)."""
+    return (item.source_type or "").strip().lower() not in TOLD_WHOLE
+
+
+def question_tense(question: str) -> int:
+    """-1 when ``question`` asks about what has happened ("When did…", 什么时候去的),
+    +1 about what is to come ("When will…", "planning", 打算), 0 when it does not say."""
+    if has_han(question):
+        return 1 if _ZH_FUTURE.search(question) else -1 if _ZH_PAST.search(question) else 0
+    return sentence_tense(question, 0, 0)
+
+
+def answer_time(item: Evidence, *, tz: tzinfo, tense: int = 0) -> AnswerTime | None:
     """The time ``item`` says its event happened: the first date its own text states (the
-    best sentence's first), else its recorded ``occurred_at`` as a day; ``None`` when
-    neither exists."""
-    stated = next((m for m in item.times if m.interval.granularity in _DAY_OR_COARSER
-                   and m.interval.start is not None and m.interval.end is not None), None)
+    best sentence's first), else, unless the question asks about what is still to come
+    (``tense`` 1, see ``question_tense``), the start of a period its text counts back from
+    its anchor ("for 10 years"), else its recorded ``occurred_at`` as a day; ``None``
+    when none exists."""
+    # A time finer than a day ("2023年3月5日下午", "last night") names its day too.
+    stated = next((m for m in item.times
+                   if m.interval.start is not None and m.interval.end is not None), None)
     if stated is not None:
         return AnswerTime(stated.interval, "text", item.doc_id, item.chunk_id,
-                          stated.text, stated.anchor)
+                          stated.text, stated.anchor if _needs_anchor(stated, tz) else None)
+    anchor = _anchor(item)
+    if anchor is not None and tense <= 0:
+        counted = counted_back(item.sentence or item.text, anchor=anchor, tz=tz)
+        if counted is None and item.sentence:
+            counted = counted_back(item.text, anchor=anchor, tz=tz)
+        if counted is not None:
+            return AnswerTime(counted.interval, "counted", item.doc_id, item.chunk_id,
+                              counted.phrase, anchor)
     if item.occurred_at is None:
         return None
     return AnswerTime(day_of(datetime.fromisoformat(item.occurred_at), tz), "metadata",
                       item.doc_id, item.chunk_id)
 
 
-def disagreeing(best: AnswerTime, others: Sequence[AnswerTime]) -> bool:
-    """Whether another equally good record states a time that does not overlap ``best``."""
-    return any(not o.interval.overlaps(best.interval) for o in others)
+def _needs_anchor(mention: Mention, tz: tzinfo) -> bool:
+    """Whether the phrase names its time only against its anchor ("yesterday"), not by
+    itself ("2023年3月5日下午": its rule may read yearless dates too, but this one has a
+    year)."""
+    if mention.anchor is None:
+        return False
+    alone = find(mention.text, context(None, tz))
+    return not any(f.interval is not None and f.interval.covers(mention.interval)
+                   for f in alone)
+
+
+def _anchor(item: Evidence) -> datetime | None:
+    """When the record's text was written or said (``Document.reference_time``)."""
+    value = item.published_at or item.occurred_at
+    return None if value is None else datetime.fromisoformat(value)
+
+
+def disagreeing(best: AnswerTime, others: Sequence[AnswerTime], *, tense: int = 0) -> bool:
+    """Whether another equally good record gives a time that does not fit ``best``.
+
+    A time its text states must overlap ``best``. A record whose text states none gives
+    only the day it was recorded, a bound rather than a date: it disagrees only when
+    it was recorded before ``best`` began, for an event that has happened (``tense`` < 1:
+    it spoke of the event before it took place), or after ``best`` ended, for one still
+    to come (``tense`` 1).
+    """
+    return any(_against(best.interval, o, tense) for o in others)
+
+
+def _against(claimed: Interval, other: AnswerTime, tense: int) -> bool:
+    if other.source != "metadata" or claimed.start is None or claimed.end is None:
+        return not other.interval.overlaps(claimed)
+    recorded = other.interval
+    assert recorded.start is not None and recorded.end is not None
+    return recorded.start >= claimed.end if tense > 0 else recorded.end <= claimed.start
 
 
 def format_answer(time: AnswerTime, *, question: str, tz: tzinfo,

@@ -26,7 +26,7 @@ from chronorag.retrieve.in_store import (
     searches_itself,
 )
 from chronorag.retrieve.keyword import KeywordRetriever
-from chronorag.retrieve.scope import Scope, build_scope
+from chronorag.retrieve.scope import Scope, build_scope, told_window
 from chronorag.retrieve.snapshot import Indexes
 from chronorag.store.base import Store
 from chronorag.store.search import InStoreSearch
@@ -265,17 +265,18 @@ def _candidates(query: Query, config: SearchConfig, components: Components,
     A record's ``occurred_at`` is when it was written, not always when its event was:
     "Lost my job yesterday", said on 20 January, answers a question about the 19th. So
     the event window is no filter: what is relevant is gathered from every time, and a
-    time-aware pipeline fuses in what is relevant inside the window (on a long timeline of
-    alike records, the asked day's record may rank too low among all of them to be
-    gathered). The temporal stage then judges each by the times its text states. A
-    pipeline that does not judge time (``temporal="none"``, the plain baselines) sees no
-    window at all.
+    time-aware pipeline fuses in what is relevant among the records that may tell of the
+    window, said in it or soon after (``told_window``; on a long timeline of alike
+    records, the asked day's record may rank too low among all of them to be gathered).
+    The temporal stage then judges each by the times its text states. A pipeline that
+    does not judge time (``temporal="none"``, the plain baselines) sees no window at all.
     """
     unbounded = replace(scope, window=None)
     everything = _retrieve(query, config, components, unbounded)
     if scope.window is None or config.temporal == "none":
         return everything
-    inside = _retrieve(query, config, components, scope)
+    inside = _retrieve(query, config, components,
+                       replace(scope, window=told_window(scope.window)))
     if [h.chunk.id for h in inside] == [h.chunk.id for h in everything]:
         return everything  # nothing is dated by occurred_at: the window changed nothing
     return rrf_fuse([inside, everything], limit=config.candidates)

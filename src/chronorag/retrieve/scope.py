@@ -21,12 +21,18 @@ same rule in SQL on what was found (``Store.visible_doc_ids``).
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from chronorag.model import Constraint, Interval, Query, Relation
 from chronorag.people.model import Directory
 from chronorag.store.scope import Scope
 from chronorag.understand.entities import only_the_asker, subjects_of
 
-__all__ = ["Scope", "build_scope", "event_window"]
+__all__ = ["Scope", "build_scope", "event_window", "told_window"]
+
+TOLD_AFTER = timedelta(days=14)
+"""The least time after a period in which a text still names it by a relative phrase
+("yesterday", "two days ago", "last Friday", "last week")."""
 
 
 def event_window(constraint: Constraint) -> Interval | None:
@@ -44,6 +50,24 @@ def event_window(constraint: Constraint) -> Interval | None:
         start = interval.end if relation is Relation.AFTER else interval.start
         return Interval(start or interval.start, None) if (start or interval.start) else None
     return interval
+
+
+def told_window(window: Interval) -> Interval:
+    """The records that may tell of what happened in ``window``: those said in it, and
+    those said soon after, which name it by a phrase relative to when they were said
+    ("yesterday", "last week", "last month", "last year"). A bounded window grows by its
+    own length, by ``TOLD_AFTER`` at least; an open one is left as it is.
+
+    Only for gathering candidates: the temporal stage then judges each record by the
+    times its text states, so one said later about another time ranks below.
+    """
+    if window.start is None or window.end is None:
+        return window
+    try:
+        return Interval(window.start, window.end + max(window.end - window.start, TOLD_AFTER),
+                        window.granularity)
+    except OverflowError:
+        return Interval(window.start, None, window.granularity)
 
 
 def build_scope(query: Query, people: Directory) -> Scope:

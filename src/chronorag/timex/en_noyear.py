@@ -102,6 +102,28 @@ def bare_weekday(m: re.Match[str], ctx: Context) -> Result:
     return cal.day(chosen, ctx.tz)
 
 
+# "on the 15th" with no month: a day of the month around today, as speech and letters
+# name one ("I met the team on the 15th after my trip"). Only after "on", and only where a
+# clause goes on or ends: "the 15th floor", "the 15th anniversary", "the 15th of May" (a
+# rule with its month reads that one) are no days.
+_DAY_ONLY = re.compile(
+    r"(?<=\bon\s)the\s+(?P<d>[1-9]|[12]\d|3[01])(?:st|nd|rd|th)\b"
+    r"(?=\s*(?:$|[.,;:!?)\]—–-]|\s(?:and|or|but|so|after|before|when|while|at|in|with|for|to"
+    r"|until|till|because|as|we|i|he|she|they|you|it|this|that)\b))", FLAGS)
+
+
+@rule(_DAY_ONLY.pattern, relative=True)
+def day_of_month(m: re.Match[str], ctx: Context) -> Result:
+    """The day ``d`` of a month around today (the months without one skipped), by the
+    tense around it: the latest past one, the next one, else the nearest."""
+    today, day_ = ctx.today, int(m["d"])
+    months = [cal.add_months(today.replace(day=1), k) for k in range(-2, 3)]
+    candidates = [date(f.year, f.month, day_) for f in months if _valid(f.year, f.month, day_)]
+    if not any(c <= today for c in candidates) or not any(c >= today for c in candidates):
+        return None
+    return cal.day(cal.pick(candidates, today, tense(m.string, m.start(), m.end())), ctx.tz)
+
+
 # Years said in words, as transcripts of broadcasts write them: "nineteen ninety-six",
 # "January nineteen ninety-seven", "the winter of nineteen ninety-four", "the year two
 # thousand" (a bare "two thousand" is a count). Only with ``now`` (no digit for the ingest
