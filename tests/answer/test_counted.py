@@ -68,3 +68,18 @@ def test_any_text_at_any_anchor_is_read_without_error(text: str, anchor: datetim
     if found is not None:
         assert text[found.start:].startswith(found.phrase)
         assert found.interval.start is not None and found.interval.start <= anchor
+
+
+COUNTS = st.sampled_from(["for {n} years", "for about {n} months now", "{n} weeks now",
+                          "after {n} years", "the past {n} days", "已经{n}个月了", "{n}年了",
+                          "I will stay for {n} years"])
+
+
+@given(st.lists(st.one_of(COUNTS.map(lambda f: f.format(n="{n}")), st.text(max_size=10)),
+                max_size=4), st.integers(0, 100000), st.datetimes(timezones=st.just(UTC)))
+def test_composed_periods_at_any_anchor_are_read_without_error(parts: list[str], n: int,
+                                                               anchor: datetime) -> None:
+    text = " ".join(parts).replace("{n}", str(n))
+    found = counted_back(text, anchor=anchor, tz=UTC)
+    if found is not None:
+        assert found.interval.start is not None and found.interval.start <= anchor

@@ -45,7 +45,7 @@ FRAGMENTS = [
     "{n}年前{m}月", "{n}年前的今天", "去年本周末", "{n}年后的{m}月{d}日", "{n} years ago today",
     "in August {n} years ago", "this day last year", "{y}年{m}月至{d}月", "{d}日", "{m}月",
     "前{n}季度", "{y}年前三季度", "去年前两个季度", "{n}季度", "首季度", "Q{n}季度", "比上月",
-    "较上周", "与去年相比", "环比上个月",
+    "较上周", "与去年相比", "环比上个月", "on the {d}th", "on the {n}st.", "met on the {d}rd after",
 ]
 YEARS = st.integers(0, 99999)
 SMALL = st.integers(0, 40)
