@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import tzinfo
+from functools import lru_cache
 
 from chronorag.answer import check, when
 from chronorag.answer.decide import Decision
@@ -78,9 +79,16 @@ def mentions(item: Evidence, terms: frozenset[str]) -> bool:
     """True when a key term appears in the record (Latin words: a shared 5-letter stem)."""
     if not terms:
         return False
-    words = set(tokenize(f"{item.title} {item.text}"))
-    stems = {w[:5] for w in words if w.isascii() and len(w) >= 5}
+    words, stems = _words(f"{item.title} {item.text}")
     return any(t in words or (t.isascii() and len(t) >= 5 and t[:5] in stems) for t in terms)
+
+
+@lru_cache(maxsize=4096)
+def _words(text: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The words of ``text`` and the 5-letter stems of its Latin ones. Cached: a date
+    answer asks of each of ~50 records once per key term (``_telling``)."""
+    words = frozenset(tokenize(text))
+    return words, frozenset(w[:5] for w in words if w.isascii() and len(w) >= 5)
 
 
 def applies(items: Sequence[Evidence], general: Decision) -> bool:
