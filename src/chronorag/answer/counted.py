@@ -19,14 +19,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import datetime, timedelta, tzinfo
+from datetime import datetime, tzinfo
 
-from chronorag.model import Granularity, Interval
+from chronorag.model import Interval
+from chronorag.timex import calendar as cal
 from chronorag.timex.durations import durations_and_sets
 from chronorag.timex.en_tense import tense
 
-_UNITS = {"Y": Granularity.YEAR, "M": Granularity.MONTH, "W": Granularity.WEEK,
-          "D": Granularity.DAY}
+_UNITS = {"Y": "year", "M": "month", "W": "week", "D": "day"}
 _VALUE = re.compile(r"P(?P<n>\d+)(?P<u>[YMWD])")
 # Words before the duration that make it reach up to the moment of writing; the modifier
 # ("about", "just under") is part of the duration itself (``timex.durations``).
@@ -59,41 +59,13 @@ def counted_back(text: str, *, anchor: datetime, tz: tzinfo) -> Counted | None:
         if not (opener or _AFTER_EN.match(after) or _BEFORE_ZH.search(before)
                 or _AFTER_ZH.match(after)) or tense(text, span.start, span.end) > 0:
             continue
+        unit = _UNITS[value["u"]]
         try:
-            began = _back(anchor.astimezone(tz), int(value["n"]), value["u"])
-            interval = _unit_of(began, _UNITS[value["u"]])
+            began = cal.shift(anchor.astimezone(tz).date(), unit, -int(value["n"]))
+            interval = cal.unit_interval(began, unit, tz)
         except (OverflowError, ValueError):
             continue  # past either end of the calendar: no start to name
         start = span.start - (len(opener.group(0)) if opener else 0)
         return Counted(text[start:span.end], start, interval)
     return None
 
-
-def _back(moment: datetime, count: int, unit: str) -> datetime:
-    if unit == "Y":
-        return _months_back(moment, 12 * count)
-    if unit == "M":
-        return _months_back(moment, count)
-    return moment - timedelta(days=count * (7 if unit == "W" else 1))
-
-
-def _months_back(moment: datetime, months: int) -> datetime:
-    index = moment.year * 12 + moment.month - 1 - months
-    year, month = divmod(index, 12)
-    return moment.replace(year=year, month=month + 1, day=min(moment.day, 28))
-
-
-def _unit_of(moment: datetime, granularity: Granularity) -> Interval:
-    day = moment.replace(hour=0, minute=0, second=0, microsecond=0)
-    if granularity is Granularity.YEAR:
-        start = day.replace(month=1, day=1)
-        end = _months_back(start, -12)
-    elif granularity is Granularity.MONTH:
-        start = day.replace(day=1)
-        end = _months_back(start, -1)
-    elif granularity is Granularity.WEEK:
-        start = day - timedelta(days=day.weekday())
-        end = start + timedelta(days=7)
-    else:
-        start, end = day, day + timedelta(days=1)
-    return Interval(start, end, granularity)
