@@ -16,15 +16,15 @@ SAID = datetime(2023, 6, 3, 11, 51, tzinfo=UTC)
 
 @pytest.mark.parametrize(("text", "phrase", "start", "granularity"), [
     ("He was such an important part of our family for 10 years.", "for 10 years",
-     date(2013, 1, 1), "year"),
+     date(2013, 6, 1), "month"),
     ("I've been playing for about four months now.", "for about four months",
      date(2023, 2, 1), "month"),
-    ("I recently left my IT job after 3 years.", "after 3 years", date(2020, 1, 1), "year"),
+    ("I recently left my IT job after 3 years.", "after 3 years", date(2020, 6, 1), "month"),
     ("Two weeks now and I still love it.", "Two weeks", date(2023, 5, 15), "week"),
-    ("Over the past two years I learned a lot.", "the past two years", date(2021, 1, 1),
-     "year"),
+    ("Over the past two years I learned a lot.", "the past two years", date(2021, 6, 1),
+     "month"),
     ("我学小提琴三个月了。", "三个月", date(2023, 3, 1), "month"),
-    ("我已经跑步两年了。", "两年", date(2021, 1, 1), "year"),
+    ("我已经跑步两年了。", "两年", date(2021, 6, 1), "month"),
     ("已经三周，我还在学。", "三周", date(2023, 5, 8), "week"),
 ])
 def test_a_period_up_to_the_anchor_began_in_its_unit(text: str, phrase: str, start: date,
@@ -35,6 +35,8 @@ def test_a_period_up_to_the_anchor_began_in_its_unit(text: str, phrase: str, sta
     assert found.interval.start is not None and found.interval.granularity is not None
     assert (found.interval.start.date(), found.interval.granularity.value) == (start,
                                                                               granularity)
+    # A count of years lands on a month it only approximates: "about June 2013".
+    assert found.approximate == ("year" in phrase or "年" in phrase)
 
 
 @pytest.mark.parametrize("text", [

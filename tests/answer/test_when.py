@@ -6,6 +6,8 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
 
 from chronorag.answer import check, when
 from chronorag.model import Evidence, Granularity, Interval, Mention
@@ -166,3 +168,49 @@ def test_a_news_story_neither_takes_nor_gives_a_date() -> None:
     assert not when.tells_part(_item(source_type="news"))
     assert when.tells_part(_item(source_type="message"))
     assert when.tells_part(_item(source_type=None))  # type: ignore[arg-type]
+
+
+def _year(y: int) -> Interval:
+    return Interval(datetime(y, 1, 1, tzinfo=UTC), datetime(y + 1, 1, 1, tzinfo=UTC),
+                    Granularity.YEAR)
+
+
+AUG_3 = datetime(2023, 8, 3, 10, 0, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(("phrase", "question", "expected"), [
+    ("a year ago", "When did Maria start volunteering?",
+     'about August 2022 ("a year ago", said on 3 August 2023)'),
+    ("two years earlier", "When did Maria start volunteering?",
+     'about August 2021 ("two years earlier", said on 3 August 2023)'),
+    ("一年前", "她什么时候开始做志愿者的？", "约2022年8月（“一年前”，说于2023年8月3日）"),
+])
+def test_a_count_of_years_back_lands_near_the_anchors_month(phrase: str, question: str,
+                                                            expected: str) -> None:
+    back = int(phrase.startswith("two")) + 1
+    mention = Mention(phrase, 0, len(phrase), _year(2023 - back), anchor=AUG_3)
+    time = when.answer_time(_item(mention, occurred=AUG_3.isoformat()), tz=UTC)
+    assert time is not None and time.approximate
+    assert time.interval.granularity is Granularity.MONTH
+    assert time.to_json()["approximate"] is True
+    assert when.format_answer(time, question=question, tz=UTC,
+                              source_type="message") == expected
+
+
+@pytest.mark.parametrize("phrase", ["last year", "去年", "2022"])
+def test_a_calendar_year_named_relative_to_the_anchor_stays_that_year(phrase: str) -> None:
+    mention = Mention(phrase, 0, len(phrase), _year(2022), anchor=AUG_3)
+    time = when.answer_time(_item(mention, occurred=AUG_3.isoformat()), tz=UTC)
+    assert time is not None and not time.approximate
+    assert time.interval == _year(2022)
+
+
+@given(st.datetimes(timezones=st.just(UTC)), st.integers(0, 3000),
+       st.sampled_from(["years ago", "年前", "year earlier"]))
+def test_years_back_at_any_anchor_lands_in_the_year_it_names(anchor: datetime, back: int,
+                                                             words: str) -> None:
+    assume(anchor.year - back >= 1)
+    mention = Mention(f"{back} {words}", 0, 9, _year(anchor.year - back), anchor=anchor)
+    landed = when.years_back(mention, anchor=anchor, tz=UTC)
+    assert landed is not None and landed.start is not None
+    assert (landed.start.year, landed.start.month) == (anchor.year - back, anchor.month)

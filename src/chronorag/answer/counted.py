@@ -3,8 +3,10 @@
 "He was part of our family for 10 years", said on 3 June 2023, states no date, yet it says
 when the period began: about 2013. "I've been playing for about four months now", said in
 December 2023, began in August 2023. A "when" question over such a record is answered by
-the start of the period, read at the duration's own unit (a count of years gives a year, of
-months a month) and said with its phrase and its anchor like any relative phrase.
+the start of the period, read at the duration's own unit (a count of months gives a month,
+of weeks a week), except that a count of years gives the month it reaches back to, marked
+approximate ("about June 2013"): the whole calendar year would also hold months more than a
+year off. It is said with its phrase and its anchor like any relative phrase.
 
 Only a duration that reaches up to the anchor counts: one opened by "for", "the past" /
 "the last", "after" ("left my job after 3 years": the job began 3 years before it ended,
@@ -44,6 +46,7 @@ class Counted:
     phrase: str
     start: int
     interval: Interval
+    approximate: bool = False
 
 
 def counted_back(text: str, *, anchor: datetime, tz: tzinfo) -> Counted | None:
@@ -62,10 +65,10 @@ def counted_back(text: str, *, anchor: datetime, tz: tzinfo) -> Counted | None:
         unit = _UNITS[value["u"]]
         try:
             began = cal.shift(anchor.astimezone(tz).date(), unit, -int(value["n"]))
-            interval = cal.unit_interval(began, unit, tz)
+            interval = cal.unit_interval(began, "month" if unit == "year" else unit, tz)
         except (OverflowError, ValueError):
             continue  # past either end of the calendar: no start to name
         start = span.start - (len(opener.group(0)) if opener else 0)
-        return Counted(text[start:span.end], start, interval)
+        return Counted(text[start:span.end], start, interval, approximate=unit == "year")
     return None
 

@@ -23,7 +23,7 @@ non-record document (a policy, a wiki page): those keep the general answer.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import tzinfo
 from functools import lru_cache
@@ -120,7 +120,8 @@ def answer_records(query: Query, items: Sequence[Evidence], *, general: Decision
     doc = documents.get(best.doc_id)
     granularity = doc.occurred_at.granularity if doc and doc.occurred_at else None
     if query.understanding.intent is Intent.TIME and not _asks_time_of_day(query):
-        return _when(query, ordered, relevant, terms, general=general, tz=tz)
+        return _when(query, ordered, relevant, terms, general=general, tz=tz,
+                     sessions=_sessions(relevant, documents))
     if query.understanding.intent is Intent.TIME:
         text, flags = _time(query, best, tz=tz, granularity=granularity)
     else:
@@ -144,7 +145,8 @@ def _within_a_day(query: Query) -> bool:
 
 
 def _when(query: Query, ordered: Sequence[Evidence], ranked: Sequence[Evidence],
-          terms: frozenset[str], *, general: Decision, tz: tzinfo) -> PersonalAnswer:
+          terms: frozenset[str], *, general: Decision, tz: tzinfo,
+          sessions: Mapping[str, Hashable] | None = None) -> PersonalAnswer:
     """A date answer (``answer.when``) from the relevant records, ``ordered`` best first
     (``ranked``: the same in the ranking's order): the time the best record's text states,
     else the time one ranked just after it states (``_dated``), else the best record's
@@ -152,7 +154,7 @@ def _when(query: Query, ordered: Sequence[Evidence], ranked: Sequence[Evidence],
     contradicts the date (``check.check_date``)."""
     tense = when.question_tense(query.text)
     best, time = _dated(ordered[0], ranked, telling=_telling(terms, ordered), tense=tense,
-                        tz=tz)
+                        tz=tz, sessions=sessions or {})
     if time is None:
         return _validated("", [check.NO_TIME], [best], general)
     keyed = mentions(best, terms)
@@ -174,27 +176,49 @@ def _when(query: Query, ordered: Sequence[Evidence], ranked: Sequence[Evidence],
 
 
 def _dated(best: Evidence, ranked: Sequence[Evidence], *, telling: frozenset[str],
-           tense: int, tz: tzinfo) -> tuple[Evidence, when.AnswerTime | None]:
+           tense: int, tz: tzinfo, sessions: Mapping[str, Hashable]
+           ) -> tuple[Evidence, when.AnswerTime | None]:
     """The record a date answer rests on, and its time: ``best``, unless its text states
     no time and one of the first records of the ranking (``STATED_DEPTH``, the evidence a
-    reader sees first) that shares a ``telling`` word with the question states one.
+    reader sees first) that shares a ``telling`` word with the question states one, or,
+    failing those, a turn of ``best``'s own conversation session (``sessions``: doc id to
+    session) further down that does.
 
     A conversation tells an event over several turns: "Something bad happened with the
     car yesterday…" and then "A car ran a red light and hit us". The second is what a
     question about the accident matches best, but only the first says when; the day the
     second was said is only a bound (the accident happened by then). A news story tells
-    its event whole and neither takes nor gives a date (``when.TOLD_WHOLE``).
+    its event whole and neither takes nor gives a date (``when.TOLD_WHOLE``). A reply
+    ("organizing that tournament must have been a ton of effort") may rank far above the
+    turn of the same sitting that said when ("I've been organizing something with my
+    friends yesterday"): a session is one telling, so its turns are searched at any depth.
     """
     time = when.answer_time(best, tz=tz, tense=tense)
     if (time is not None and time.source != "metadata") or not when.tells_part(best):
         return best, time
-    for other in [e for e in ranked[:STATED_DEPTH] if e is not best]:
+    session = sessions.get(best.doc_id)
+    same = [e for e in ranked[STATED_DEPTH:]
+            if session is not None and sessions.get(e.doc_id) == session]
+    for other in [e for e in [*ranked[:STATED_DEPTH], *same] if e is not best]:
         if not mentions(other, telling) or not when.tells_part(other):
             continue
         stated = when.answer_time(other, tz=tz, tense=tense)
         if stated is not None and stated.source != "metadata":
             return other, stated
     return best, time
+
+
+def _sessions(records: Sequence[Evidence],
+              documents: Mapping[str, Document]) -> dict[str, Hashable]:
+    """The conversation session each record's turn was said in, for turns read from a
+    transcript (``ingest.conversation``'s ``conversation`` and ``session`` metadata)."""
+    found: dict[str, Hashable] = {}
+    for item in records:
+        doc = documents.get(item.doc_id)
+        meta = {} if doc is None else doc.metadata
+        if meta.get("session") is not None and meta.get("conversation") is not None:
+            found[item.doc_id] = (str(meta["conversation"]), str(meta["session"]))
+    return found
 
 
 def _telling(terms: frozenset[str], records: Sequence[Evidence]) -> frozenset[str]:

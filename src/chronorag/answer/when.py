@@ -23,6 +23,7 @@ from typing import Any
 from chronorag.answer.counted import counted_back
 from chronorag.lang import has_han
 from chronorag.model import Evidence, Granularity, Interval, Mention
+from chronorag.timex import calendar as cal
 from chronorag.timex.en_tense import tense as sentence_tense
 from chronorag.timex.pipeline import context, find
 
@@ -36,6 +37,10 @@ _ZH_VERBS = {"said": "说于", "recorded": "记于", "written": "写于"}
 # in too many words (会议, 重要) to mark a tense alone.
 _ZH_FUTURE = re.compile(r"将|打算|计划|計劃|準備|准备|预计|預計")
 _ZH_PAST = re.compile(r"[了过過]")
+# A count of whole years back from the anchor ("a year ago", "two years earlier", 三年前),
+# as opposed to a calendar year named relative to it ("last year", 去年).
+_YEARS_BACK = re.compile(r"\byears?\s+(?:ago|earlier|before)\W*$|年(?:以)?前\W*$",
+                         re.IGNORECASE)
 
 TIMES_DISAGREE = "times_disagree"
 """Answer flag: records as relevant as the deciding one state other times for it."""
@@ -75,12 +80,14 @@ class AnswerTime:
     phrase: str | None = None
     anchor: datetime | None = None
     sentence: str | None = None
+    approximate: bool = False
 
     def to_json(self) -> dict[str, Any]:
         shown = {} if self.sentence is None else {"sentence": self.sentence}
         return {**self.interval.to_json(), "source": self.source, "phrase": self.phrase,
                 "anchor": None if self.anchor is None else self.anchor.isoformat(),
-                "doc_id": self.doc_id, "chunk_id": self.chunk_id, **shown}
+                "approximate": self.approximate, "doc_id": self.doc_id,
+                "chunk_id": self.chunk_id, **shown}
 
 
 def asks_clock(question: str) -> bool:
@@ -112,8 +119,10 @@ def answer_time(item: Evidence, *, tz: tzinfo, tense: int = 0) -> AnswerTime | N
     stated = next((m for m in item.times
                    if m.interval.start is not None and m.interval.end is not None), None)
     if stated is not None:
-        return AnswerTime(stated.interval, "text", item.doc_id, item.chunk_id,
-                          stated.text, stated.anchor if _needs_anchor(stated, tz) else None)
+        anchor = stated.anchor if _needs_anchor(stated, tz) else None
+        near = None if anchor is None else years_back(stated, anchor=anchor, tz=tz)
+        return AnswerTime(near or stated.interval, "text", item.doc_id, item.chunk_id,
+                          stated.text, anchor, approximate=near is not None)
     anchor = _anchor(item)
     if anchor is not None and tense <= 0:
         counted = counted_back(item.sentence or item.text, anchor=anchor, tz=tz)
@@ -121,11 +130,26 @@ def answer_time(item: Evidence, *, tz: tzinfo, tense: int = 0) -> AnswerTime | N
             counted = counted_back(item.text, anchor=anchor, tz=tz)
         if counted is not None:
             return AnswerTime(counted.interval, "counted", item.doc_id, item.chunk_id,
-                              counted.phrase, anchor)
+                              counted.phrase, anchor, approximate=counted.approximate)
     if item.occurred_at is None:
         return None
     return AnswerTime(day_of(datetime.fromisoformat(item.occurred_at), tz), "metadata",
                       item.doc_id, item.chunk_id)
+
+
+def years_back(mention: Mention, *, anchor: datetime, tz: tzinfo) -> Interval | None:
+    """The month a count of whole years back from ``anchor`` lands in ("a year ago",
+    said on 3 August 2023: August 2022), when ``mention`` is one; else ``None``."""
+    interval = mention.interval
+    if interval.granularity is not Granularity.YEAR or interval.start is None \
+            or not _YEARS_BACK.search(mention.text):
+        return None
+    said = anchor.astimezone(tz).date()
+    try:
+        landed = cal.shift(said, "year", interval.start.astimezone(tz).year - said.year)
+    except (OverflowError, ValueError):
+        return None
+    return cal.unit_interval(landed, "month", tz)
 
 
 def _needs_anchor(mention: Mention, tz: tzinfo) -> bool:
@@ -172,6 +196,8 @@ def format_answer(time: AnswerTime, *, question: str, tz: tzinfo,
     anything else (and whatever has a ``published_at`` anchor) written."""
     zh = has_han(question)
     when = format_interval(time.interval, tz=tz, zh=zh)
+    if time.approximate:
+        when = f"约{when}" if zh else f"about {when}"
     if time.source == "metadata":
         return f"{when}（记录日期）" if zh else f"{when} (the date it was recorded)"
     if time.anchor is None or time.phrase is None:
