@@ -51,6 +51,16 @@ def test_padding_is_dynamic_and_truncation_at_max_length(cross_encoder):
 
 
 @pytest.mark.slow  # loads the cross-encoder
+def test_model_threads_do_not_spin_after_a_run(cross_encoder):
+    # The token encoder runs just before the cross-encoder in every question: threads of
+    # one session left spinning would take the cores the next one needs.
+    session, _ = cross_encoder.model._load()
+    entry = session.get_session_options().get_session_config_entry(
+        "session.intra_op.allow_spinning")
+    assert entry == "0"
+
+
+@pytest.mark.slow  # loads the cross-encoder
 def test_scores_come_back_in_input_order_whatever_the_batching(cross_encoder):
     texts = ["Angela Merkel was Chancellor of Germany from 2005 to 2021, for sixteen years.",
              "Bread.", "Sourdough bread needs a starter, flour, water and salt.", "Merkel."]

