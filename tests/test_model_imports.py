@@ -179,7 +179,11 @@ def test_corrupt_onnx_model_names_the_package_that_ships_it(tmp_path: Path) -> N
 
 def test_onnxruntime_error_is_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     error = RuntimeError("[ONNXRuntimeError] : 7 : INVALID_PROTOBUF :\nLoad model failed\n" * 40)
-    fake = _fake("onnxruntime", SessionOptions=types.SimpleNamespace,
+    class Options(types.SimpleNamespace):
+        def add_session_config_entry(self, key: str, value: str) -> None:
+            setattr(self, key, value)
+
+    fake = _fake("onnxruntime", SessionOptions=Options,
                  InferenceSession=_raises(error))
     monkeypatch.setitem(sys.modules, "onnxruntime", fake)
     with pytest.raises(MissingDependencyError) as caught:

@@ -43,7 +43,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from chronorag.answer.check import check_short
-from chronorag.answer.shape import short_answer, states_differ
+from chronorag.answer.nearby import answer_near
+from chronorag.answer.shape import states_differ
 from chronorag.answer.when import AnswerTime
 from chronorag.model import AnswerStatus, Evidence
 from chronorag.rank.authority import AuthorityPrior
@@ -204,4 +205,4 @@ def _sentence(item: Evidence) -> str:
 
 
 def _said(question: str, item: Evidence, as_of: datetime) -> str:
-    return short_answer(question, _sentence(item), now=as_of)
+    return answer_near(question, _sentence(item), item.text, now=as_of)

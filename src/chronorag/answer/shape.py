@@ -10,7 +10,8 @@ sentence that answers what the question wants (:func:`wanted`):
   2024", "2024年1月1日");
 * the names for "who" ("Edmund Hillary and Tenzing Norgay"), when the sentence names
   exactly one run of them that the question does not;
-* the address for "where can I see / find …" / 在哪里查看 when the sentence gives one;
+* the address for "where can I see / find …" / 在哪里查看, and the e-mail address for
+  "which email address" / 邮箱, when the sentence gives one;
 * the cell of a table row under the header "which X" / "who" asks for
   (``answer.cells``);
 * for a yes/no question the whole sentence: it is what decides it.
@@ -100,6 +101,9 @@ _WHERE_TO_LOOK = re.compile(
     r"(?:see|find|view|read|get|download|access|look\s+up|check|review)\b|"
     r"(?:在哪里|在哪儿|哪里可以|何处)(?:可以|能)?(?:查看|找到|看到|阅读|下载|获取)", re.IGNORECASE)
 _URL = re.compile(r"(?:https?://|www\.)[^\s<>()\[\]{}\"'“”‘’，。；）]+")
+_EMAIL_QUESTION = re.compile(r"\b(?:e-?mail|email)\s+address\b|\bwhich\s+e-?mail\b|"
+                             r"(?:电子)?邮(?:箱|件地址)", re.IGNORECASE)
+_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}")
 _WHO_QUESTION = re.compile(r"(?:^|[,;:]\s*)(?:who|whom|whose)\b|\bby\s+whom\b",
                            re.IGNORECASE)
 _YES_NO = re.compile(
@@ -141,7 +145,7 @@ def wanted(question: str) -> Want:
         return Want.DATE
     if _WHO_QUESTION.search(question):
         return Want.NAME
-    if _WHERE_TO_LOOK.search(question):
+    if _WHERE_TO_LOOK.search(question) or _EMAIL_QUESTION.search(question):
         return Want.LINK
     return Want.SENTENCE
 
@@ -153,10 +157,11 @@ def short_answer(question: str, sentence: str, *, now: datetime | None = None) -
     want = wanted(question)
     # A table row answers "which X" / "who" with the cell under the header it asks for.
     cell = row_cell(question, sentence) if want in (Want.NAME, Want.SENTENCE) else None
-    return (cell or _span(want, question, sentence, now=now) or sentence).strip()
+    return (cell or span_of(want, question, sentence, now=now) or sentence).strip()
 
 
-def _span(want: Want, question: str, sentence: str, *, now: datetime | None) -> str | None:
+def span_of(want: Want, question: str, sentence: str, *, now: datetime | None) -> str | None:
+    """The span of kind ``want`` in ``sentence`` that answers ``question``, or ``None``."""
     if want is Want.NUMBER:
         return _number(question, sentence)
     if want is Want.DURATION:
@@ -167,7 +172,8 @@ def _span(want: Want, question: str, sentence: str, *, now: datetime | None) -> 
     if want is Want.NAME:
         return _names(question, sentence)
     if want is Want.LINK:
-        found = _URL.search(sentence)
+        found = (_EMAIL.search(sentence) if _EMAIL_QUESTION.search(question) else None) \
+            or _URL.search(sentence)
         return found.group(0).rstrip(".,;:!?") if found else None
     return None
 
@@ -221,16 +227,16 @@ def _nearest(question: str, sentence: str, found: list[re.Match[str]]) -> str:
     content words with the question, the first on a tie: "deleted within 30 days (…
     Interaction Data, which has a standard retention period of 90 days)" asked for the
     retention period of Interaction Data answers 90 days."""
-    asked = _content_words(question)
+    asked = content_words(question)
 
     def shared(match: re.Match[str]) -> int:
         around = sentence[max(0, match.start() - _BEFORE):match.end() + _AFTER]
-        return len(asked & _content_words(around))
+        return len(asked & content_words(around))
 
     return max(found, key=shared).group(0)  # max keeps the first of equals
 
 
-def _content_words(text: str) -> set[str]:
+def content_words(text: str) -> set[str]:
     lowered = text.lower()
     words = {w for w in re.findall(r"[a-z]{3,}", lowered) if w not in STATEMENT_STOP_WORDS}
     han = re.findall(f"[{HAN}]+", text)

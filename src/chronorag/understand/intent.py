@@ -2,6 +2,11 @@
 
 COUNT is only for counting occurrences or records ("how many times", "how often", 几次);
 "how many days do I have to return it" asks for content, not a count of records.
+
+A "when" or "if" clause before the question proper sets its condition and asks nothing:
+"When someone pays for a subscription, how much of the card number is kept?" asks an
+amount, and is read from its main clause (after the comma) when that opens with a question
+word of its own.
 """
 
 from __future__ import annotations
@@ -23,8 +28,15 @@ _TIME = re.compile(
     re.IGNORECASE)
 
 
+_CONDITION = re.compile(
+    r"^\s*(?:when|whenever|if|once|after|before)\b[^,?;]*,\s*(?=(?:how|what|who|whom|"
+    r"whose|which|where|why|when|can|could|do|does|did|is|are|was|were|will|would|"
+    r"should|may|must)\b)", re.IGNORECASE)
+
+
 def detect_intent(question: str) -> Intent:
     """COUNT for "how many times"/几次, TIME for "when"/"what year"/什么时候, else CONTENT."""
+    question = _CONDITION.sub("", question, count=1)
     if _COUNT.search(question):
         return Intent.COUNT
     if _TIME.search(question.strip()):

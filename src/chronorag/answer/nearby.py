@@ -1,0 +1,52 @@
+"""The span a question asks for, from the sentences beside the best one.
+
+The reranker names the sentence most *about* the question; the number, date or address
+the question asks for is often stated by the next one: "Upon request, we will make a
+reasonable effort to provide an Account owner with a copy of your Account contents after
+Account cancellation." is followed by "…you must make the request within 90 days of
+cancellation." When the best sentence holds no span of the wanted kind (``shape.wanted``:
+a number, a duration, a date, an address), the nearest sentence of the same passage that
+holds one and shares a content word with the question gives it, the following sentence
+before the preceding one at equal distance. The answer stays a span of the evidence text.
+Names and yes/no questions are left to the best sentence: a name of the next sentence is
+as likely another party's, and a yes/no is decided by the sentence itself.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from chronorag.answer.shape import Want, content_words, short_answer, span_of, wanted
+from chronorag.ingest.sentences import split_sentences
+
+REACH = 2
+"""How many sentences away from the best one a span is looked for."""
+
+_SPAN_WANTS = frozenset({Want.NUMBER, Want.DURATION, Want.DATE, Want.LINK})
+
+
+def answer_near(question: str, sentence: str, text: str, *,
+                now: datetime | None = None) -> str:
+    """``shape.short_answer`` of ``sentence``, or, when that finds no span of the wanted
+    kind, the span of the nearest sentence of ``text`` around ``sentence`` that has one
+    (see the module docstring)."""
+    said = short_answer(question, sentence, now=now)
+    want = wanted(question)
+    at = text.find(sentence.strip()) if sentence.strip() else -1
+    if said != sentence.strip() or want not in _SPAN_WANTS or at < 0:
+        return said
+    spans = split_sentences(text)
+    inside = [i for i, (s, e) in enumerate(spans) if s < at + len(sentence.strip()) and e > at]
+    if not inside:
+        return said
+    terms = content_words(question)
+    for distance in range(1, REACH + 1):
+        for j in (inside[-1] + distance, inside[0] - distance):
+            if not 0 <= j < len(spans):
+                continue
+            other = text[spans[j][0]:spans[j][1]]
+            found = span_of(want, question, other, now=now) if terms & content_words(
+                other) else None
+            if found and found.strip():
+                return found.strip()
+    return said

@@ -1,0 +1,55 @@
+"""A span of the wanted kind from the sentences beside the best one (``answer.nearby``)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from chronorag.answer.nearby import answer_near
+
+NOW = datetime(2026, 6, 1, tzinfo=UTC)
+TEXT = ("Upon request, we will provide an Account owner with a copy of the Account contents "
+        "after Account cancellation. You must make the request within 90 days of "
+        "cancellation. Our offices are closed on public holidays.")
+BEST = ("Upon request, we will provide an Account owner with a copy of the Account contents "
+        "after Account cancellation.")
+
+
+def test_the_next_sentence_gives_the_duration_the_best_one_lacks() -> None:
+    question = "How long after cancellation can I ask for a copy of my account contents?"
+    assert answer_near(question, BEST, TEXT, now=NOW) == "90 days"
+
+
+def test_a_span_in_the_best_sentence_is_kept() -> None:
+    best = "You must make the request within 90 days of cancellation."
+    assert answer_near("How long do I have to ask?", best, TEXT, now=NOW) == "90 days"
+
+
+def test_a_neighbour_sharing_no_word_with_the_question_gives_nothing() -> None:
+    text = "We keep a copy of your data. The office is 30 metres from the station."
+    question = "How long do you keep a copy of my data?"
+    assert answer_near(question, "We keep a copy of your data.", text, now=NOW) == \
+        "We keep a copy of your data."
+
+
+def test_an_email_address_is_taken_from_the_sentence_that_gives_it() -> None:
+    text = ("Questions about this notice are welcome. Candidates may write to our data "
+            "protection officer at dpo@example.com.")
+    question = "Which email address should a candidate write to about this notice?"
+    assert answer_near(question, "Questions about this notice are welcome.", text,
+                       now=NOW) == "dpo@example.com"
+
+
+def test_names_and_yes_no_questions_stay_with_the_best_sentence() -> None:
+    assert answer_near("Can I get a copy of my account contents?", BEST, TEXT,
+                       now=NOW) == BEST
+
+
+@given(st.text(max_size=120), st.text(max_size=300))
+def test_any_text_gives_a_span_of_itself_or_the_sentence(question: str, text: str) -> None:
+    sentence = text[: len(text) // 2]
+    said = answer_near(question, sentence, text, now=NOW)
+    assert said == said.strip()
+    assert said in text or said in sentence.strip() or said in sentence
