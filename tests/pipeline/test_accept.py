@@ -141,3 +141,46 @@ def test_cli_accepts_dates_then_versions(tmp_path: Path, test_embedders, capsys)
     assert out["versions"]["linked"] == {"returns": ["returns-2022"]}
     assert cli.main(["review", "--db", str(db), "--accept-versions", "missing"]) == 1
     assert "missing" in capsys.readouterr().err
+
+
+def test_ingesting_the_folder_again_keeps_the_accepted_links(tmp_path: Path,
+                                                             hash_embedder) -> None:
+    with SQLiteStore(tmp_path / "kb.db") as store:
+        _ingest(store, CORPUS, hash_embedder, dates_from_text=True)
+        linked = _accept(store, hash_embedder)
+        assert linked.links
+        before = {d.id: d.content_hash() for d in store.documents()}
+        again = _ingest(store, CORPUS, hash_embedder, dates_from_text=True)
+        # Nothing in the files changed: nothing is replaced and no accepted link is lost.
+        assert again.replaced == () and len(again.unchanged) == len(before)
+        assert {d.id: d.content_hash() for d in store.documents()} == before
+        for newer, olders in linked.links.items():
+            (stored,) = store.documents([newer])
+            assert set(olders) <= set(stored.supersedes)
+
+
+def test_an_accepted_date_stays_until_the_file_states_its_own(tmp_path: Path,
+                                                              hash_embedder) -> None:
+    from dataclasses import replace
+
+    from chronorag.ingest.adopt import BY_REVIEW, keep_accepted
+    from chronorag.ingest.dates import parse_date
+    from chronorag.ingest.stated import FROM_TEXT
+    from chronorag.model import Document
+
+    day = parse_date("2024-02-01", tz=UTC)
+    stored = Document(id="p", text="x", valid_from=day, supersedes=("old",),
+                      metadata={FROM_TEXT: {
+                          "valid_from": {"value": "February 1, 2024", "by": BY_REVIEW},
+                          "supersedes": {"value": ["old"], "by": BY_VERSIONS}}})
+    fresh = Document(id="p", text="x")
+    kept = keep_accepted(fresh, stored)
+    assert (kept.valid_from, kept.supersedes) == (day, ("old",))
+    assert kept.content_hash() == stored.content_hash()
+    # The file now states a date of its own: the file's date stands.
+    own = parse_date("2024-03-01", tz=UTC)
+    assert keep_accepted(replace(fresh, valid_from=own), stored).valid_from == own
+    # What ingest itself filled, or nothing a review accepted, is left alone.
+    by_ingest = replace(stored, metadata={FROM_TEXT: {
+        "valid_from": {"value": "February 1, 2024", "by": "ingest --dates-from-text"}}})
+    assert keep_accepted(fresh, by_ingest) == fresh

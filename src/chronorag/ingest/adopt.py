@@ -21,10 +21,13 @@ from chronorag.ingest.dates import DateError, parse_date
 from chronorag.ingest.stated import FROM_TEXT, Proposal, clean_name, proposals_of
 from chronorag.model import Document, Interval
 
-__all__ = ["BY_INGEST", "BY_REVIEW", "Titles", "adopt", "adoptable", "states_own_links"]
+__all__ = ["BY_INGEST", "BY_REVIEW", "BY_VERSIONS", "Titles", "adopt", "adoptable",
+           "keep_accepted", "states_own_links"]
 
 BY_INGEST = "ingest --dates-from-text"
 BY_REVIEW = "review --accept-dates"
+BY_VERSIONS = "review --accept-versions"
+_ACCEPTED = frozenset({BY_REVIEW, BY_VERSIONS})
 _DATE_FIELDS = ("valid_from", "modified_at")
 
 
@@ -87,6 +90,38 @@ def adopt(doc: Document, titles: Titles, *, by: str, tz: tzinfo = UTC) -> Docume
                               proposal.value]
         record[proposal.field] = entry
     return replace(doc, **changes, metadata={**doc.metadata, FROM_TEXT: record})
+
+
+def keep_accepted(new: Document, stored: Document) -> Document:
+    """``new``, the document read again from its file, with what a review accepted into
+    its ``stored`` copy (``review --accept-dates`` / ``--accept-versions``, recorded under
+    ``FROM_TEXT``): the user accepted those dates and links once, and ingesting the same
+    folder again must not drop them. A field the file or ingest now fills itself, and a
+    date the file now states, are the file's; accepted predecessors are added to the
+    file's own."""
+    record = stored.metadata.get(FROM_TEXT)
+    if not isinstance(record, dict):
+        return new
+    own = dict(new.metadata.get(FROM_TEXT) or {})
+    changes: dict[str, Any] = {}
+    for name, entry in record.items():
+        if not isinstance(entry, dict) or entry.get("by") not in _ACCEPTED or name in own:
+            continue
+        if name == "supersedes":
+            kept = tuple(i for i in stored.supersedes
+                         if i in entry.get("value", ()) and i not in new.supersedes)
+            if not kept:
+                continue
+            changes[name] = (*new.supersedes, *kept)
+        elif name in _DATE_FIELDS and getattr(new, name) is None \
+                and getattr(stored, name) is not None:
+            changes[name] = getattr(stored, name)
+        else:
+            continue
+        own[name] = entry
+    if not changes:
+        return new
+    return replace(new, **changes, metadata={**new.metadata, FROM_TEXT: own})
 
 
 def states_own_links(doc: Document) -> bool:

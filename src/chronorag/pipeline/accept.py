@@ -11,7 +11,7 @@ from datetime import datetime, tzinfo
 from typing import Any
 
 from chronorag.errors import ConfigError
-from chronorag.ingest.adopt import BY_REVIEW, Titles, adopt, states_own_links
+from chronorag.ingest.adopt import BY_REVIEW, BY_VERSIONS, Titles, adopt, states_own_links
 from chronorag.ingest.stated import FROM_TEXT
 from chronorag.ingest.versions import Chain, version_chains, version_pairs
 from chronorag.model import Document
@@ -20,8 +20,6 @@ from chronorag.pipeline.stated import stored_titles
 from chronorag.store.base import Store
 
 __all__ = ["BY_VERSIONS", "Accepted", "Linked", "accept_dates", "accept_versions"]
-
-BY_VERSIONS = "review --accept-versions"
 
 
 @dataclass(frozen=True)

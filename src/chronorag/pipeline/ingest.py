@@ -32,6 +32,7 @@ from chronorag.ingest import (
     chunk_document,
     read_documents,
 )
+from chronorag.ingest.adopt import keep_accepted
 from chronorag.model import Chunk, Document, Interval, Mention
 from chronorag.pipeline import stated
 from chronorag.pipeline.embedding import (
@@ -312,7 +313,13 @@ def _ingest_batch(store: Store, path: str, batch: list[Document], *,
                   tally: _Tally, tz: tzinfo) -> None:
     stored = store.fingerprints([d.id for d in batch])
     todo: list[tuple[Document, str]] = []
+    # A stored copy that differs may hold dates and links a review accepted: keep them.
+    differ = [d.id for d in batch
+              if d.id in stored and stored[d.id] != (d.content_hash(), stamp)]
+    previous = {d.id: d for d in store.documents(differ, text=False)} if differ else {}
     for doc in batch:
+        if doc.id in previous:
+            doc = keep_accepted(doc, previous[doc.id])
         digest = doc.content_hash()
         if stored.get(doc.id) == (digest, stamp):
             tally.unchanged.append(doc.id)
