@@ -168,3 +168,22 @@ def test_a_period_that_does_not_begin_at_the_asked_time_is_uncertain() -> None:
     decision = decide(question, items, as_of=AS_OF)
     assert decision.status is AnswerStatus.UNCERTAIN
     assert "time_unverified" in decision.flags
+
+
+def test_a_tied_passage_of_the_same_document_that_states_the_asked_span_decides() -> None:
+    question = "Which email address should a job applicant use for privacy questions?"
+    listed = ev("notice", "We collect your name, email address and phone number.",
+                semantic=0.997, chunk_id="notice#3")
+    stated = ev("notice", "Privacy questions should be directed to dpo@example.com.",
+                semantic=0.995, chunk_id="notice#9")
+    other = ev("other", "Write to privacy@other.example for anything else.", semantic=0.996)
+    decision = decide(question, [listed, other, stated], as_of=AS_OF)
+    assert decision.answer == "dpo@example.com"
+    assert decision.deciding[0] is stated
+    # Another document is never chosen this way, nor a passage outside the band.
+    far = ev("notice", "Privacy questions should be directed to dpo@example.com.",
+             semantic=0.5, chunk_id="notice#9")
+    assert decide(question, [listed, other, far], as_of=AS_OF).deciding[0] is listed
+    # A question that asks for no span keeps the band's first.
+    assert decide("Does the notice list my phone number?", [listed, stated],
+                  as_of=AS_OF).deciding[0] is listed

@@ -43,8 +43,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from chronorag.answer.check import check_short
-from chronorag.answer.nearby import answer_near
-from chronorag.answer.shape import states_differ
+from chronorag.answer.nearby import SPAN_WANTS, answer_near, gives_span
+from chronorag.answer.shape import states_differ, wanted
 from chronorag.answer.when import AnswerTime
 from chronorag.model import AnswerStatus, Evidence
 from chronorag.rank.authority import AuthorityPrior
@@ -104,8 +104,8 @@ def decide(question: str, evidence: Sequence[Evidence], *, upcoming: Sequence[Ev
             why.append(ONLY_UPCOMING)
         return Decision(AnswerStatus.NOT_FOUND, None, (), soon, tuple(why))
     band = _top_band(deciders, rules)
-    first = band[0]
-    views = [first, *_parallel_views(question, first, band[1:])]
+    first = _stating(question, band, as_of)
+    views = [first, *_parallel_views(question, first, [e for e in band if e is not first])]
     flags: list[str] = []
     status = AnswerStatus.ANSWERED
     # A text whose own sentences state a time that satisfies the question's constraint is
@@ -184,6 +184,24 @@ def _top_band(deciders: Sequence[Evidence], rules: AnswerRules) -> list[Evidence
     band = [e for e in pool if semantic(e) >= anchor - rules.margin]
     # sorted() is stable: equal priors keep the pipeline's order (temporal fit included).
     return sorted(band, key=lambda e: -rules.authority.prior(e.source_type))
+
+
+def _stating(question: str, band: Sequence[Evidence], as_of: datetime) -> Evidence:
+    """The band's first item or, when the question asks for a span (a number, a duration,
+    a date, an address) that its sentence does not give, the first passage of the same
+    document in the band whose sentence does: within the band relevance is a tie ("Any
+    privacy-related queries should be directed to dpo@example.com" beside the list of
+    data that names "email address", for "Which email address should I write to?"), and
+    one document keeps the version and validity the band's first was judged by."""
+    first = band[0]
+    if wanted(question) not in SPAN_WANTS or _gives(question, first, as_of):
+        return first
+    return next((e for e in band[1:] if e.doc_id == first.doc_id
+                 and _gives(question, e, as_of)), first)
+
+
+def _gives(question: str, item: Evidence, as_of: datetime) -> bool:
+    return gives_span(question, _sentence(item), item.text, now=as_of)
 
 
 def _parallel_views(question: str, first: Evidence,

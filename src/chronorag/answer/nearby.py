@@ -22,7 +22,8 @@ from chronorag.ingest.sentences import split_sentences
 REACH = 2
 """How many sentences away from the best one a span is looked for."""
 
-_SPAN_WANTS = frozenset({Want.NUMBER, Want.DURATION, Want.DATE, Want.LINK})
+SPAN_WANTS = frozenset({Want.NUMBER, Want.DURATION, Want.DATE, Want.LINK})
+"""The kinds of answer that are a span of a sentence rather than the sentence itself."""
 
 
 def answer_near(question: str, sentence: str, text: str, *,
@@ -33,7 +34,7 @@ def answer_near(question: str, sentence: str, text: str, *,
     said = short_answer(question, sentence, now=now)
     want = wanted(question)
     at = text.find(sentence.strip()) if sentence.strip() else -1
-    if said != sentence.strip() or want not in _SPAN_WANTS or at < 0:
+    if said != sentence.strip() or want not in SPAN_WANTS or at < 0:
         return said
     spans = split_sentences(text)
     inside = [i for i, (s, e) in enumerate(spans) if s < at + len(sentence.strip()) and e > at]
@@ -50,3 +51,11 @@ def answer_near(question: str, sentence: str, text: str, *,
             if found and found.strip():
                 return found.strip()
     return said
+
+
+def gives_span(question: str, sentence: str, text: str, *,
+               now: datetime | None = None) -> bool:
+    """Whether ``answer_near`` finds a span of the kind ``question`` asks for (a number,
+    duration, date or address) in ``sentence`` or beside it in ``text``."""
+    return wanted(question) in SPAN_WANTS and \
+        answer_near(question, sentence, text, now=now) != sentence.strip()
