@@ -161,7 +161,10 @@ def test_an_absolute_phrase_read_by_a_relative_rule_names_no_anchor() -> None:
                     None, said.isoformat(), True, (), 0.9, {"semantic": 0.9}, times=(afternoon,))
     time = when.answer_time(item, tz=UTC)
     assert time is not None and (time.source, time.anchor) == ("text", None)
-    assert when.format_answer(time, question="什么时间审议？", tz=UTC) == "2023年3月5日"
+    # An absolute phrase is answered in the text's own words when asked in its language.
+    assert when.format_answer(time, question="什么时间审议？", tz=UTC) == "2023年3月5日下午"
+    assert when.format_answer(time, question="When was it reviewed?", tz=UTC) == \
+        "5 March 2023"
 
 
 def test_a_news_story_neither_takes_nor_gives_a_date() -> None:

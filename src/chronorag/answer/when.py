@@ -192,8 +192,10 @@ def _against(claimed: Interval, other: AnswerTime, tense: int) -> bool:
 def format_answer(time: AnswerTime, *, question: str, tz: tzinfo,
                   published_at: str | None = None, source_type: str | None = None) -> str:
     """``19 January 2023 ("yesterday", said on 20 January 2023)``, in the question's
-    language; a recorded date says it is one. A message was said, a record recorded,
-    anything else (and whatever has a ``published_at`` anchor) written."""
+    language; a recorded date says it is one; an absolute phrase ("February 8, 2021") is
+    answered in its own words when the question is in its language. A message was said,
+    a record recorded, anything else (and whatever has a ``published_at`` anchor)
+    written."""
     zh = has_han(question)
     when = format_interval(time.interval, tz=tz, zh=zh)
     if time.approximate:
@@ -201,6 +203,11 @@ def format_answer(time: AnswerTime, *, question: str, tz: tzinfo,
     if time.source == "metadata":
         return f"{when}（记录日期）" if zh else f"{when} (the date it was recorded)"
     if time.anchor is None or time.phrase is None:
+        # An absolute phrase names its time by itself: the answer is the text's own words
+        # (a span of the evidence), unless the question is asked in the other language.
+        if time.source == "text" and time.phrase and has_han(time.phrase) == zh \
+                and not time.approximate:
+            return time.phrase.strip()
         return when
     verb = "written"
     if published_at is None or not _same_moment(published_at, time.anchor):
