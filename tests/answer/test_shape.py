@@ -32,6 +32,9 @@ def test_what_a_question_wants() -> None:
     assert wanted("When did the policy take effect?") is Want.DATE
     assert wanted("Who wrote it?") is Want.NAME
     assert wanted("What is the refund policy?") is Want.SENTENCE
+    assert wanted("What is the cap on liability?") is Want.NUMBER
+    assert wanted("What is the time limit for returns?") is Want.DURATION
+    assert wanted("Which email address should I write to?") is Want.LINK
     assert wanted("退款需要多久？") is Want.DURATION
     assert wanted("可以退货吗？") is Want.YES_NO
 

@@ -72,7 +72,8 @@ _HOW_MANY = re.compile(
 _HOW_MEASURE = re.compile(
     r"\bhow\s+(?:much|tall|high|far|big|large|old|wide|deep|heavy|long\s+is\s+the\s+\w+"
     r"\s+(?:river|road|bridge|wall|tunnel))\b|\bwhat\s+(?:is\s+the\s+|was\s+the\s+)?"
-    r"(?:fee|price|cost|percentage|percent|rate|amount|population|number)\b",
+    r"(?:fee|price|cost|percentage|percent|rate|amount|population|number|cap|limit|"
+    r"maximum|minimum|threshold|age)\b|\b(?:below|above|under|over)\s+what\b",
     re.IGNORECASE)
 _DURATION_QUESTION = re.compile(
     r"\bhow\s+long\b|\bwindow\b|\bperiod\b|\bdeadline\b|\btime\s+limit\b|多久|多长时间|"
