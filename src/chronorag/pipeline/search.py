@@ -13,9 +13,11 @@ from chronorag.model import Document, Hit, Query
 from chronorag.rank.base import Reranker
 from chronorag.rank.late import TOKEN_ENCODERS, LateOrder, TokenEncoder
 from chronorag.rank.multilingual import MultilingualJudge
+from chronorag.rank.rerank_ce import unjudged
 from chronorag.rank.rerankers import RERANKERS
 from chronorag.rank.temporal_registry import TEMPORAL
 from chronorag.rank.validity import ValidityIndex, apply_validity
+from chronorag.rank.verdict import NOT_YET_VALID
 from chronorag.retrieve.base import Embedder, Retriever
 from chronorag.retrieve.dense import DenseRetriever
 from chronorag.retrieve.embedders import EMBEDDERS, QueryMemo
@@ -222,7 +224,9 @@ def _search_once(query: Query, *, config: SearchConfig, components: Components) 
     # ``rerank_top``) and ranks the rest behind them, flagged ``not_reranked``.
     # Stages hand scores on by name (``semantic`` to the temporal stage, ``combined`` to
     # validity; see ``Hit``): ``score`` only records how the last stage ordered its list.
-    judged = _timed(timings, "rerank", lambda: reranker.rerank(query, hits))
+    live, past = (_split_past(hits, components, query, top_n=config.rerank_top)
+                  if config.validity and config.reranker != "none" else (hits, []))
+    judged = _timed(timings, "rerank", lambda: _behind(reranker.rerank(query, live), past))
     scorer = TEMPORAL.create(config.temporal)
     hits = _timed(timings, "temporal", lambda: scorer.rerank(query, judged))
     upcoming: list[Hit] = []
@@ -294,6 +298,32 @@ def _retrieve(query: Query, config: SearchConfig, components: Components,
     weights = dict(config.weights)
     return rrf_fuse(rankings, limit=config.candidates,
                     weights=[weights.get(name, 1.0) for name in config.retrievers])
+
+
+def _split_past(hits: list[Hit], components: Components, query: Query, *,
+                top_n: int) -> tuple[list[Hit], list[Hit]]:
+    """Candidates whose document can neither answer at ``as_of`` nor come up after it
+    (superseded, expired, draft, retired: certain rules) kept out of the reranker's few
+    slots when the others fill them: four chunks of last year's policy, as relevant as
+    this year's, took the slots of the version in force, which then went unjudged and
+    unanswered. They stay in the list, behind the judged ones and flagged
+    ``not_reranked``, for the evidence."""
+    index, _ = components.validity_for(h.chunk.doc_id for h in hits)
+    verdicts = {d: index.judge(d, as_of=query.as_of) for d in {h.chunk.doc_id for h in hits}}
+    past = {d for d, v in verdicts.items()
+            if not v.applicable and NOT_YET_VALID not in v.flags}
+    live = [h for h in hits if h.chunk.doc_id not in past]
+    if not past or len(live) < top_n:
+        return hits, []
+    return live, [h for h in hits if h.chunk.doc_id in past]
+
+
+def _behind(judged: list[Hit], past: list[Hit]) -> list[Hit]:
+    """``past`` after the reranker's list, unjudged, never above a hit it judged."""
+    if not past:
+        return judged
+    floor = min((float(h.scores.get("semantic", 0.0)) for h in judged), default=0.0)
+    return [*judged, *unjudged(past, floor=floor)]
 
 
 def _timed(timings: dict[str, float], stage: str, fn: Callable[[], T]) -> T:
