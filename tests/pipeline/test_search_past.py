@@ -44,7 +44,7 @@ def test_superseded_candidates_go_behind_when_the_others_fill_the_slots() -> Non
     assert [h.chunk.id for h in past] == ["old#0", "old#1"]
     judged = [Hit(chunk=h.chunk, score=s, scores={"semantic": s})
               for h, s in zip(live, (0.8, 0.6, 0.3), strict=True)]
-    behind = search._behind(judged, past)
+    behind = search._behind(judged, past, read=lambda: [], min_semantic=0.05)
     assert [h.chunk.id for h in behind[3:]] == ["old#0", "old#1"]
     assert all(NOT_RERANKED in h.flags and h.scores["semantic"] <= 0.3 for h in behind[3:])
 
@@ -54,3 +54,11 @@ def test_with_room_to_spare_every_candidate_is_read() -> None:
     live, past = search._split_past(hits, _Components(), _query(),  # type: ignore[arg-type]
                                     top_n=8)
     assert (live, past) == (hits, [])
+
+
+def test_when_nothing_read_is_relevant_every_candidate_is_read() -> None:
+    # The only relevant source is retired: it is read, so the answer can say why.
+    hits = [_hit("new", 0), _hit("old", 0)]
+    judged = [Hit(chunk=hits[0].chunk, score=0.01, scores={"semantic": 0.01})]
+    again = [Hit(chunk=h.chunk, score=0.9, scores={"semantic": 0.9}) for h in hits[::-1]]
+    assert search._behind(judged, [hits[1]], read=lambda: again, min_semantic=0.05) is again

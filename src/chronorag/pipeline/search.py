@@ -226,7 +226,9 @@ def _search_once(query: Query, *, config: SearchConfig, components: Components) 
     # validity; see ``Hit``): ``score`` only records how the last stage ordered its list.
     live, past = (_split_past(hits, components, query, top_n=config.rerank_top)
                   if config.validity and config.reranker != "none" else (hits, []))
-    judged = _timed(timings, "rerank", lambda: _behind(reranker.rerank(query, live), past))
+    judged = _timed(timings, "rerank", lambda: _behind(
+        reranker.rerank(query, live), past, read=lambda: reranker.rerank(query, hits),
+        min_semantic=config.min_semantic))
     scorer = TEMPORAL.create(config.temporal)
     hits = _timed(timings, "temporal", lambda: scorer.rerank(query, judged))
     upcoming: list[Hit] = []
@@ -318,10 +320,15 @@ def _split_past(hits: list[Hit], components: Components, query: Query, *,
     return live, [h for h in hits if h.chunk.doc_id in past]
 
 
-def _behind(judged: list[Hit], past: list[Hit]) -> list[Hit]:
-    """``past`` after the reranker's list, unjudged, never above a hit it judged."""
+def _behind(judged: list[Hit], past: list[Hit], *, read: Callable[[], list[Hit]],
+            min_semantic: float) -> list[Hit]:
+    """``past`` after the reranker's list, unjudged, never above a hit it judged; when no
+    judged hit is relevant, every candidate read as before (``read``), so the answer can
+    say the only relevant sources no longer apply (``no_applicable_evidence``)."""
     if not past:
         return judged
+    if all(float(h.scores.get("semantic", 0.0)) < min_semantic for h in judged):
+        return read()
     floor = min((float(h.scores.get("semantic", 0.0)) for h in judged), default=0.0)
     return [*judged, *unjudged(past, floor=floor)]
 
