@@ -20,9 +20,7 @@ DOCS = [
 ]
 
 
-class _Components:
-    def validity_for(self, ids: object) -> tuple[ValidityIndex, dict[str, Document]]:
-        return ValidityIndex.build(DOCS), {d.id: d for d in DOCS}
+INDEX = ValidityIndex.build(DOCS)
 
 
 def _hit(doc: str, i: int) -> Hit:
@@ -37,8 +35,7 @@ def _query() -> Query:
 
 def test_superseded_candidates_go_behind_when_the_others_fill_the_slots() -> None:
     hits = [_hit("old", 0), _hit("old", 1), _hit("next", 0), _hit("new", 0), _hit("new", 1)]
-    live, past = search._split_past(hits, _Components(), _query(),  # type: ignore[arg-type]
-                                    top_n=3)
+    live, past = search._split_past(hits, INDEX, _query(), top_n=3)
     # The version in force and the one still to come are read; last year's waits.
     assert [h.chunk.id for h in live] == ["next#0", "new#0", "new#1"]
     assert [h.chunk.id for h in past] == ["old#0", "old#1"]
@@ -51,8 +48,7 @@ def test_superseded_candidates_go_behind_when_the_others_fill_the_slots() -> Non
 
 def test_with_room_to_spare_every_candidate_is_read() -> None:
     hits = [_hit("old", 0), _hit("new", 0)]
-    live, past = search._split_past(hits, _Components(), _query(),  # type: ignore[arg-type]
-                                    top_n=8)
+    live, past = search._split_past(hits, INDEX, _query(), top_n=8)
     assert (live, past) == (hits, [])
 
 

@@ -224,8 +224,11 @@ def _search_once(query: Query, *, config: SearchConfig, components: Components) 
     # ``rerank_top``) and ranks the rest behind them, flagged ``not_reranked``.
     # Stages hand scores on by name (``semantic`` to the temporal stage, ``combined`` to
     # validity; see ``Hit``): ``score`` only records how the last stage ordered its list.
-    live, past = (_split_past(hits, components, query, top_n=config.rerank_top)
-                  if config.validity and config.reranker != "none" else (hits, []))
+    # Every stage keeps every candidate, so one index judges validity before and after.
+    validity = components.validity_for(h.chunk.doc_id for h in hits) if config.validity \
+        else None
+    live, past = (_split_past(hits, validity[0], query, top_n=config.rerank_top)
+                  if validity is not None and config.reranker != "none" else (hits, []))
     judged = _timed(timings, "rerank", lambda: _behind(
         reranker.rerank(query, live), past, read=lambda: reranker.rerank(query, hits),
         min_semantic=config.min_semantic))
@@ -233,8 +236,8 @@ def _search_once(query: Query, *, config: SearchConfig, components: Components) 
     hits = _timed(timings, "temporal", lambda: scorer.rerank(query, judged))
     upcoming: list[Hit] = []
     found = [h.chunk.doc_id for h in hits]
-    if config.validity:
-        index, documents = components.validity_for(found)
+    if validity is not None:
+        index, documents = validity
         hits, upcoming = _timed(
             timings, "validity",
             lambda: apply_validity(hits, documents=documents, index=index, as_of=query.as_of),
@@ -302,7 +305,7 @@ def _retrieve(query: Query, config: SearchConfig, components: Components,
                     weights=[weights.get(name, 1.0) for name in config.retrievers])
 
 
-def _split_past(hits: list[Hit], components: Components, query: Query, *,
+def _split_past(hits: list[Hit], index: ValidityIndex, query: Query, *,
                 top_n: int) -> tuple[list[Hit], list[Hit]]:
     """Candidates whose document can neither answer at ``as_of`` nor come up after it
     (superseded, expired, draft, retired: certain rules) kept out of the reranker's few
@@ -310,10 +313,9 @@ def _split_past(hits: list[Hit], components: Components, query: Query, *,
     this year's, took the slots of the version in force, which then went unjudged and
     unanswered. They stay in the list, behind the judged ones and flagged
     ``not_reranked``, for the evidence."""
-    index, _ = components.validity_for(h.chunk.doc_id for h in hits)
-    verdicts = {d: index.judge(d, as_of=query.as_of) for d in {h.chunk.doc_id for h in hits}}
-    past = {d for d, v in verdicts.items()
-            if not v.applicable and NOT_YET_VALID not in v.flags}
+    past = {d for d in {h.chunk.doc_id for h in hits}
+            if not (v := index.judge(d, as_of=query.as_of)).applicable
+            and NOT_YET_VALID not in v.flags}
     live = [h for h in hits if h.chunk.doc_id not in past]
     if not past or len(live) < top_n:
         return hits, []
