@@ -116,19 +116,19 @@ def decide(question: str, evidence: Sequence[Evidence], *, upcoming: Sequence[Ev
     if "time_unknown" in first.flags or "edge_unverified" in first.flags:
         status = AnswerStatus.UNCERTAIN
         flags.append(TIME_UNVERIFIED)
+    said = _said(question, first, as_of)
     if len(views) > 1:
         status = AnswerStatus.UNCERTAIN
         flags.append(PARALLEL_VIEWS)
         flags.extend(f"owner:{v.owner}" for v in views)
         text = "; ".join(f"{_said(question, v, as_of)} ({v.owner})" for v in views)
     else:
-        text = _said(question, first, as_of)
-    checked = check_short(_said(question, first, as_of), first, question=question)
+        text = said
+    checked = check_short(said, first, question=question)
     if checked:
         status = AnswerStatus.UNCERTAIN
         flags.extend(checked)
-    soon, unchanged = _new_upcoming(question, soon, said=_said(question, first, as_of),
-                                    as_of=as_of)
+    soon, unchanged = _new_upcoming(question, soon, said=said, as_of=as_of)
     if unchanged:
         flags.append(UPCOMING_UNCHANGED)
     return Decision(status, text, tuple(views), soon, tuple(flags))

@@ -33,11 +33,12 @@ def answer_near(question: str, sentence: str, text: str, *,
     (see the module docstring)."""
     said = short_answer(question, sentence, now=now)
     want = wanted(question)
-    at = text.find(sentence.strip()) if sentence.strip() else -1
-    if said != sentence.strip() or want not in SPAN_WANTS or at < 0:
+    best = sentence.strip()
+    at = text.find(best) if best else -1
+    if said != best or want not in SPAN_WANTS or at < 0:
         return said
     spans = split_sentences(text)
-    inside = [i for i, (s, e) in enumerate(spans) if s < at + len(sentence.strip()) and e > at]
+    inside = [i for i, (s, e) in enumerate(spans) if s < at + len(best) and e > at]
     if not inside:
         return said
     terms = content_words(question)

@@ -146,7 +146,7 @@ def _within_a_day(query: Query) -> bool:
 
 def _when(query: Query, ordered: Sequence[Evidence], ranked: Sequence[Evidence],
           terms: frozenset[str], *, general: Decision, tz: tzinfo,
-          sessions: Mapping[str, Hashable] | None = None) -> PersonalAnswer:
+          sessions: Mapping[str, Hashable]) -> PersonalAnswer:
     """A date answer (``answer.when``) from the relevant records, ``ordered`` best first
     (``ranked``: the same in the ranking's order): the time the best record's text states,
     else the time one ranked just after it states (``_dated``), else the best record's
@@ -154,7 +154,7 @@ def _when(query: Query, ordered: Sequence[Evidence], ranked: Sequence[Evidence],
     contradicts the date (``check.check_date``)."""
     tense = when.question_tense(query.text)
     best, time = _dated(ordered[0], ranked, telling=_telling(terms, ordered), tense=tense,
-                        tz=tz, sessions=sessions or {})
+                        tz=tz, sessions=sessions)
     if time is None:
         return _validated("", [check.NO_TIME], [best], general)
     keyed = mentions(best, terms)

@@ -205,8 +205,7 @@ def format_answer(time: AnswerTime, *, question: str, tz: tzinfo,
     if time.anchor is None or time.phrase is None:
         # An absolute phrase names its time by itself: the answer is the text's own words
         # (a span of the evidence), unless the question is asked in the other language.
-        if time.source == "text" and time.phrase and has_han(time.phrase) == zh \
-                and not time.approximate:
+        if time.source == "text" and time.phrase and has_han(time.phrase) == zh:
             return time.phrase.strip()
         return when
     verb = "written"

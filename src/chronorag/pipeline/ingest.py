@@ -313,14 +313,15 @@ def _ingest_batch(store: Store, path: str, batch: list[Document], *,
                   tally: _Tally, tz: tzinfo) -> None:
     stored = store.fingerprints([d.id for d in batch])
     todo: list[tuple[Document, str]] = []
+    digests = [d.content_hash() for d in batch]
     # A stored copy that differs may hold dates and links a review accepted: keep them.
-    differ = [d.id for d in batch
-              if d.id in stored and stored[d.id] != (d.content_hash(), stamp)]
+    differ = [d.id for d, digest in zip(batch, digests, strict=True)
+              if d.id in stored and stored[d.id] != (digest, stamp)]
     previous = {d.id: d for d in store.documents(differ, text=False)} if differ else {}
-    for doc in batch:
+    for doc, digest in zip(batch, digests, strict=True):
         if doc.id in previous:
             doc = keep_accepted(doc, previous[doc.id])
-        digest = doc.content_hash()
+            digest = doc.content_hash()
         if stored.get(doc.id) == (digest, stamp):
             tally.unchanged.append(doc.id)
         else:
