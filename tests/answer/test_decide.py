@@ -7,7 +7,8 @@ from typing import Any
 
 from chronorag.answer.context import context_for_generation
 from chronorag.answer.decide import AnswerRules, decide
-from chronorag.answer.shape import short_answer, stated_numbers, states_differ
+from chronorag.answer.differ import stated_numbers, states_differ
+from chronorag.answer.shape import short_answer
 from chronorag.model import Answer, AnswerStatus, Evidence, Understanding
 
 AS_OF = datetime(2026, 11, 5, tzinfo=UTC)

@@ -78,3 +78,17 @@ def test_a_name_resolves_only_to_one_other_document() -> None:
     assert titles.resolve("FAQ", besides="x") is None  # two documents have that title
     assert titles.resolve("FAQ", besides="a/faq") == "b/faq"
     assert titles.resolve("Privacy", besides="x") is None
+
+
+def test_one_file_name_in_one_folder_is_one_document_however_rewritten() -> None:
+    old = Document(id="policies/candidate-privacy--2021", title="Candidate Privacy Policy",
+                   text="We keep applications for two years. Write to jobs@example.com.")
+    new = Document(id="policies/candidate-privacy--2025-12",
+                   title="Global Data Privacy Notice for Candidates",
+                   text="This notice explains which personal data recruiting collects.")
+    translated = Document(id="policies/zh/candidate-privacy--2025-12", title="候选人隐私声明",
+                          text="本声明说明招聘收集哪些个人数据。")
+    other = Document(id="policies/employee-privacy--2025", title="Employee Privacy",
+                     text="This notice explains which personal data payroll collects.")
+    found = {(p.a, p.b) for p in version_pairs([old, new, translated, other])}
+    assert found == {("policies/candidate-privacy--2021", "policies/candidate-privacy--2025-12")}

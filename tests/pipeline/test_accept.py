@@ -79,6 +79,7 @@ def test_a_link_is_recorded_as_made_by_the_review(tmp_path: Path, hash_embedder)
 @pytest.mark.parametrize(("old", "new", "why"), [
     ("", "valid_from: 2024-05-01\n", "no date of its own"),
     ("valid_from: 2024-05-01\n", "valid_from: 2024-05-01\n", "the same date"),
+    ("valid_from: 2022-03-01\n", "modified_at: 2024-05-01\n", "only by its last edit"),
 ])
 def test_a_chain_whose_order_is_not_known_is_left_with_why(
         tmp_path: Path, hash_embedder, old: str, new: str, why: str) -> None:

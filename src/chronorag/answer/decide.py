@@ -17,7 +17,7 @@ and dates), in pipeline order, already judged by the validity rules. The rules:
   beginning or an end, states a period that covers the time but does not begin (end) in it
   (``edge_unverified`` on the item, ``time_unverified`` on the answer); or another
   band item that is approved, not a copy, and owned by a different owner than the approved
-  deciding item states different facts (see :func:`~chronorag.answer.shape.states_differ`):
+  deciding item states different facts (see :func:`~chronorag.answer.differ.states_differ`):
   both are kept as parallel views, flags ``parallel_views`` and ``owner:<name>`` per view,
   and the answer names every owner.
 * **Not found**: no item may decide. Flags say why: ``only_non_decisive`` (relevant
@@ -43,8 +43,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from chronorag.answer.check import check_short
+from chronorag.answer.differ import states_differ
 from chronorag.answer.nearby import SPAN_WANTS, answer_near, gives_span
-from chronorag.answer.shape import states_differ, wanted
+from chronorag.answer.shape import wanted
 from chronorag.answer.when import AnswerTime
 from chronorag.model import AnswerStatus, Evidence
 from chronorag.rank.authority import AuthorityPrior

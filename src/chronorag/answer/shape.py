@@ -57,23 +57,30 @@ _TIME_UNIT = (r"(?:(?:business|working|calendar|consecutive)\s+)?"
               r"(?:seconds?|minutes?|hours?|days?|nights?|weeks?|months?|years?)\b")
 _MEASURE_UNIT = (r"(?:metres?|meters?|kilometres?|kilometers?|km|cm|mm|miles?|feet|foot|ft|"
                  r"inches|kg|kilograms?|grams?|tonnes?|tons?|pounds?|lbs?|litres?|liters?|"
-                 r"square\s+\w+|years?\s+old|dollars?|euros?|cents?)\b")
+                 r"square\s+\w+|years?\s+old|years?\s+of\s+age|dollars?|euros?|cents?|"
+                 r"(?:kilo|mega|giga|tera)?bytes?|[KMGT]i?B)\b")
+# A rate: "1.0% per month", "$5 a month".
+_PER = r"(?:\s+(?:per|an?)\s+(?:second|minute|hour|day|week|month|year|annum))"
 _DURATION = re.compile(rf"\b{_QUALIFIER}{_RANGE}[\s-]+{_TIME_UNIT}", re.IGNORECASE)
-_MEASURED = re.compile(rf"(?<![\w.]){_QUALIFIER}{_RANGE}(?:[\s-]*{_MEASURE_UNIT})?",
+# A bound said after the number: "13 years of age or older".
+_OR_MORE = (r"(?:\s+or\s+(?:more|older|greater|higher|above|over|less|fewer|younger|lower|"
+            r"below|under))")
+_MEASURED = re.compile(rf"(?<![\w.]){_QUALIFIER}{_RANGE}(?:[\s-]*{_MEASURE_UNIT})?{_PER}?"
+                       rf"{_OR_MORE}?",
                        re.IGNORECASE)
 # The counted noun is the last word before the verb: "how many free accounts may …".
 _HOW_MANY = re.compile(
     r"\bhow\s+(?:many|much)\s+(?!(?:do|does|did|is|are|was|were|can|could|will|would|"
     r"should|may|might|must|has|have|had)\b)(?:[a-z]+\s+){0,2}?([a-z]+)"
     r"(?=\s+(?:can|could|do|does|did|is|"
-    r"are|was|were|will|would|may|might|should|shall|must|has|have|had|i|you|we|they|he|"
+    r"am|are|was|were|will|would|may|might|should|shall|must|has|have|had|i|you|we|they|he|"
     r"she|it|of|in|on|for|to|per|at|from)\b|\s*[?.,;!]|\s*$)|\bhow\s+(?:many|much)\s+"
     r"([a-z]+)", re.IGNORECASE)
 _HOW_MEASURE = re.compile(
     r"\bhow\s+(?:much|tall|high|far|big|large|old|wide|deep|heavy|long\s+is\s+the\s+\w+"
     r"\s+(?:river|road|bridge|wall|tunnel))\b|\bwhat\s+(?:is\s+the\s+|was\s+the\s+)?"
     r"(?:fee|price|cost|percentage|percent|rate|amount|population|number|cap|limit|"
-    r"maximum|minimum|threshold|age)\b|\b(?:below|above|under|over)\s+what\b",
+    r"maximum|minimum|threshold|age|interest|size|quota|discount|penalty|deposit)\b|\b(?:below|above|under|over)\s+what\b",
     re.IGNORECASE)
 _DURATION_QUESTION = re.compile(
     r"\bhow\s+long\b|\bwindow\b|\bperiod\b|\bdeadline\b|\btime\s+limit\b|多久|多长时间|"
@@ -115,10 +122,12 @@ _ZH_QUANTITY = re.compile(r"(?:多少|几)([^\s，。？?、]{0,4})")
 _ZH_NUMBER = (r"(?:\d+(?:\.\d+)?|[零〇一二两三四五六七八九十百千万]+)"
               r"(?:\s*(?:-|–|—|~|～|至|到)\s*(?:\d+(?:\.\d+)?|[零〇一二两三四五六七八九十百千万]+))?"
               r"\s*(?:万|亿)?")
-_ZH_UNITS = ("个工作日|工作日|个小时|小时|分钟|个月|平方公里|公里|千米|厘米|毫米|米|美元|欧元|"
-             "元|天|日|周|星期|年|岁|人|%|％")
+_ZH_UNITS = ("兆字节|千字节|字节|[KMGT]i?B|个工作日|工作日|个小时|小时|分钟|个月|平方公里|公里|"
+             "千米|厘米|毫米|米|美元|欧元|元|天|日|周|星期|年|岁|人|%|％")
 _ZH_TIME_UNITS = "个工作日|工作日|个小时|小时|分钟|个月|天|日|周|星期|年"
-_ZH_MEASURED = re.compile(rf"{_ZH_NUMBER}\s*(?:{_ZH_UNITS})?")
+# Bounds said before a Chinese quantity ("不超过 10 兆字节"), kept with it as English's are.
+_ZH_QUALIFIER = r"(?:不超过|不少于|不低于|不高于|至少|最多|超过|少于|多于|高于|低于|高达)?\s*"
+_ZH_MEASURED = re.compile(rf"({_ZH_QUALIFIER})({_ZH_NUMBER}\s*(?:{_ZH_UNITS})?)")
 # Words a question counts in that need the counted noun after them: "48枚" says nothing.
 _ZH_CLASSIFIERS = frozenset("枚个名位件项本家座条次种所张辆台")
 _CAPITALIZED = re.compile(r"[A-Z][\w'’.-]*(?:\s+(?:(?:de|van|von|der|da|di|bin|al|la|le)\s+)?"
@@ -304,7 +313,7 @@ def _zh_number(unit: str, sentence: str) -> str | None:
 
 def _first_zh_measure(sentence: str) -> str | None:
     for found in _ZH_MEASURED.finditer(sentence):
-        text = found.group(0).strip()
+        text = found.group(2).strip()
         if not any(c.isdigit() or c in "零〇一二两三四五六七八九十百千万" for c in text[:1]):
             continue
         following = sentence[found.end():found.end() + 1]
@@ -313,7 +322,7 @@ def _first_zh_measure(sentence: str) -> str | None:
             continue
         if text[-1:] not in "万亿" and not re.search(f"(?:{_ZH_UNITS})$", text):
             continue
-        return text
+        return found.group(1) + text
     return None
 
 
@@ -358,44 +367,3 @@ def _names(question: str, sentence: str) -> str | None:
         else:
             return None
     return sentence[joined[0].start():joined[-1].end()].rstrip(".,")
-
-
-_NUMBERS = re.compile(r"\d+(?:[.,]\d+)?")
-_WORD = re.compile(r"[a-z]+")
-_NUMBER_WORDS = {
-    "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
-    "seven": "7", "eight": "8", "nine": "9", "ten": "10", "eleven": "11", "twelve": "12",
-    "fourteen": "14", "fifteen": "15", "twenty": "20", "thirty": "30", "sixty": "60",
-    "ninety": "90", "hundred": "100",
-}
-
-
-def stated_numbers(text: str) -> frozenset[str]:
-    """Numbers a text states, digits and common number words alike ("five" == "5")."""
-    digits = {n.replace(",", ".") for n in _NUMBERS.findall(text)}
-    words = {_NUMBER_WORDS[w] for w in _WORD.findall(text.lower()) if w in _NUMBER_WORDS}
-    return frozenset(digits | words)
-
-
-def key_terms(text: str, *, ignore: str = "") -> frozenset[str]:
-    """Content words of ``text`` (no stop words, no words of ``ignore``, e.g. the question)."""
-    skip = set(_WORD.findall(ignore.lower())) | STATEMENT_STOP_WORDS
-    return frozenset(w for w in _WORD.findall(text.lower()) if len(w) > 2 and w not in skip)
-
-
-def states_differ(first: str, second: str, *, question: str = "") -> bool:
-    """True when two answer sentences state different facts.
-
-    Rule (simple and deterministic): if either sentence states numbers, they differ when
-    their sets of numbers differ; otherwise they differ when their key terms (content
-    words not in the question) overlap by less than half (Jaccard < 0.5).
-    """
-    numbers_a, numbers_b = stated_numbers(first), stated_numbers(second)
-    if numbers_a or numbers_b:
-        return numbers_a != numbers_b
-    terms_a = key_terms(first, ignore=question)
-    terms_b = key_terms(second, ignore=question)
-    union = terms_a | terms_b
-    if not union:
-        return False
-    return len(terms_a & terms_b) / len(union) < 0.5

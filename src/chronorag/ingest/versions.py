@@ -3,8 +3,10 @@
 Two documents are taken for versions when their names are related — the same title, or
 path stems whose words (years and version numbers left out) one holds all of the other's:
 "privacy-statement" and "github-privacy-statement-2020" — and their texts overlap by at
-least ``RELATED_OVERLAP`` (``PLACE_OVERLAP`` when folder, file name and title are all the
-same: a heavy rewrite of one file); or, whatever their names, when their texts overlap by
+least ``RELATED_OVERLAP``; or, whatever their texts, when they are files of one folder under
+one name, years and version numbers aside (``terms.md`` and ``terms-2021.md``: a
+repository holds one file of a name, so a second is a version of it, however rewritten);
+or, whatever their names, when their texts overlap by
 at least ``SAME_OVERLAP`` (a copy filed under another name); or, rewritten, when they keep
 both title and file name and overlap by ``RELATED_OVERLAP`` counting boilerplate. Overlap
 is the Jaccard similarity of the sets of word 5-shingles of the normalised texts (markup,
@@ -37,12 +39,11 @@ from chronorag.ingest.stated import proposals_of
 from chronorag.lang import HAN
 from chronorag.model import Document
 
-__all__ = ["PLACE_OVERLAP", "RELATED_OVERLAP", "SAME_OVERLAP", "Chain", "VersionPair", "overlap",
+__all__ = ["RELATED_OVERLAP", "SAME_OVERLAP", "Chain", "VersionPair", "overlap",
            "shingles", "version_chains", "version_pairs"]
 
 RELATED_OVERLAP = 0.3
 SAME_OVERLAP = 0.75
-PLACE_OVERLAP = 0.1
 SHINGLE = 5
 BOILERPLATE_GROUPS = 3
 _PERMUTATIONS = 64
@@ -118,12 +119,12 @@ def same_title(a: Document, b: Document) -> bool:
     return bool(title_a) and title_a == title_b
 
 
-def same_place(a: Document, b: Document) -> bool:
-    """The same folder, the same file name and the same title, years and version numbers
-    aside: only a rewrite of one document keeps all three."""
-    (stem_a, title_a), (stem_b, title_b) = name_words(a), name_words(b)
+def same_file(a: Document, b: Document) -> bool:
+    """The same folder and the same file name, years and version numbers aside: one file
+    of a repository at two times, however much it was rewritten or retitled."""
+    stem_a, stem_b = name_words(a)[0], name_words(b)[0]
     folder = a.id.rpartition("/")[0] == b.id.rpartition("/")[0]
-    return folder and bool(stem_a) and stem_a == stem_b and bool(title_a) and title_a == title_b
+    return folder and bool(stem_a) and stem_a == stem_b
 
 
 def version_pairs(documents: Sequence[Document], *, related: float = RELATED_OVERLAP,
@@ -145,7 +146,7 @@ def version_pairs(documents: Sequence[Document], *, related: float = RELATED_OVE
         renamed = named and same_title(documents[i], documents[j])
         if (duplicate or score >= same or (named and score >= related)
                 or (renamed and overlap(raw[i], raw[j]) >= related)
-                or (score >= PLACE_OVERLAP and same_place(documents[i], documents[j]))):
+                or same_file(documents[i], documents[j])):
             a, b = sorted((documents[i].id, documents[j].id))
             out.append(VersionPair(a, b, score, duplicate, named))
     return out

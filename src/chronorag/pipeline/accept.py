@@ -84,7 +84,8 @@ def accept_versions(store: Store, ids: Sequence[str] | None, *, embedders: Embed
 
     Only a chain whose every version has a date of its own (valid_from, published_at or
     modified_at) and no two the same is linked, because its order is then the documents'
-    own; a version that states its own ``supersedes`` is left as it is (a link is added,
+    own, and whose every later version has the valid_from or published_at its link takes
+    effect from; a version that states its own ``supersedes`` is left as it is (a link is added,
     never one replaced). Each link is recorded under ``metadata["_from_text"]`` with
     ``by`` = ``BY_VERSIONS`` and the texts' overlap. Raises ``ConfigError`` naming ids
     that are not stored.
@@ -132,6 +133,16 @@ def _unlinkable(chain: Chain, documents: dict[str, Document]) -> str | None:
     if known != sorted(known):
         # The chain is ordered by the dates the texts state; the fields disagree with it.
         return "their own dates order the versions otherwise than their texts' dates"
+    # A link takes effect from its successor's valid_from (else published_at); a last
+    # edit (modified_at) only orders: the link would displace the version before it at
+    # every time, its whole history included.
+    edited = [i for i in chain.doc_ids[1:]
+              if documents[i].valid_from is None and documents[i].published_at is None]
+    if edited:
+        return (f"{', '.join(edited)} is dated only by its last edit (modified_at), which "
+                "does not say from when it applies, so it would supersede the version "
+                "before it at every time; give it a valid_from (front matter or chronorag "
+                "review --accept-dates)")
     stated = [i for i in chain.doc_ids[1:] if states_own_links(documents[i])]
     if stated:
         return f"{', '.join(stated)} states its own supersedes: link the chain by hand"
