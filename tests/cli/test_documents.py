@@ -1,5 +1,5 @@
 """``chronorag documents list|show|delete``, readers on a store that does not exist, and
-ingest making one (``chronorag.cli.documents``)."""
+ingest making one (``chronorag.cli.documents``, ``chronorag.cli.options``)."""
 
 from __future__ import annotations
 
@@ -59,10 +59,10 @@ def test_a_server_on_a_store_that_does_not_exist_says_so_unless_told_to_create(
     assert err == (f"error: no store at {str(db)!r}; chronorag ingest creates one (or "
                    f"{command} --create starts with an empty one)\n")
     assert list(tmp_path.iterdir()) == []
-    from chronorag.cli import _store_to_serve
+    from chronorag.cli.options import store_to_serve
     from chronorag.cli.parser import build_parser
 
-    _store_to_serve(build_parser().parse_args([command, "--db", str(db), "--create"]))
+    store_to_serve(build_parser().parse_args([command, "--db", str(db), "--create"]))
     assert capsys.readouterr().err == f"creating a new store at {db}\n"
 
 

@@ -3,19 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from collections.abc import Sequence
 
-from chronorag import render
-from chronorag.cli import commands
-from chronorag.cli.commands import db_default, llm_of, zone_of
-from chronorag.cli.documents import documents, forget_new_store, require_store
-from chronorag.cli.parser import build_parser, judges
-from chronorag.clock import system_now
+from chronorag.cli.parser import build_parser
 from chronorag.errors import ChronoragError, ValidationError
-from chronorag.pipeline.ingest import Batching
 
 __all__ = ["build_parser", "main"]
 
@@ -63,134 +56,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
 
 
-# Commands that only read a store: one that does not exist is an error, not a new file.
-# (``ask`` checks after its options, below.)
-_READERS = frozenset({"review", "context", "reindex", "documents"})
-
-
-def _store_to_serve(args: argparse.Namespace) -> None:
-    """A server over a store that does not exist is a mistyped path unless ``--create``
-    says to start an empty one (documents uploaded later)."""
-    db = args.db or db_default()
-    if args.create:
-        from chronorag.store.opening_uri import store_exists
-
-        if not store_exists(db):
-            print(f"creating a new store at {db}", file=sys.stderr)
-        return
-    require_store(db, other=f" (or {args.command} --create starts with an empty one)")
-
-
 def _dispatch(args: argparse.Namespace) -> int:
-    if args.command in _READERS or (args.command == "keys" and args.action == "list"):
-        require_store(args.db or db_default())
-    if args.command == "time":
-        return commands.time(args)
-    if args.command == "demo":
-        from chronorag.demo import run_demo
-
-        return run_demo(db=args.db, out=sys.stdout)
-    if args.command == "eval":
-        from chronorag.evaluate.cli import run_eval
-
-        return run_eval(args, out=sys.stdout)
-    if args.command == "review":
-        return commands.review(args)
-    if args.command == "context":
-        return commands.context(args)
-    if args.command == "keys":
-        return commands.keys(args)
-    if args.command == "migrate":
-        return commands.migrate(args)
-    if args.command == "documents":
-        return documents(args, args.db or db_default())
-    if args.command == "ingest":
-        return _ingest(args)
-    if args.command == "serve":
-        from chronorag.serve import Limits, require_extra, run
-
-        require_extra()
-        llm = llm_of(args)
-        _store_to_serve(args)
-        run(args.db or db_default(), host=args.host, port=args.port, tz=zone_of(args),
-            clock=system_now, limits=Limits(body_bytes=args.max_body_mb * 1024 * 1024,
-                                            read_s=float(args.timeout)), llm=llm)
-        return 0
-    if args.command == "mcp":
-        from chronorag.integrations.mcp_server import require_extra as mcp_extra
-        from chronorag.integrations.mcp_server import run as run_mcp
-
-        mcp_extra()
-        llm = llm_of(args)
-        _store_to_serve(args)
-        run_mcp(args.db or db_default(), tz=zone_of(args), clock=system_now, config=args.config,
-                llm=llm)
-        return 0
-    from chronorag.engine import Engine
-
-    llm = llm_of(args)  # a wrong --llm option is said before the store is looked at
-    if args.command == "ask":
-        require_store(args.db or db_default())
-    with Engine(args.db or db_default(), tz=zone_of(args), llm=llm) as engine:
-        if args.command == "reindex":
-            from chronorag.cli.progress import progress_bar
-
-            bar = progress_bar(sys.stderr, quiet=args.quiet, what="reindexing")
-            try:
-                report = engine.reindex(embedder=args.embedder, judges=judges(args.judges),
-                                        force=args.force, progress=bar,
-                                        batching=Batching(docs=args.batch))
-            finally:
-                if bar is not None:
-                    bar.close()
-            print(json.dumps(report.to_json()) if args.json else render.ingest_report(report))
-            return 0
-        if args.command == "people":
-            directory = engine.load_people(args.file)
-            print(json.dumps(directory.to_json(), ensure_ascii=False) if args.json
-                  else render.people_report(directory))
-            return 0
-        warming = engine.warm_up()  # models load while the question is understood
-        try:
-            answer = engine.ask(args.question, now=args.now or system_now(),
-                                as_of=args.as_of, user=args.user, k=args.k, admin=args.admin)
-            if args.json:
-                print(json.dumps(answer.to_json(), ensure_ascii=False, indent=2))
-            else:
-                render.print_answer(answer, file=sys.stdout)
-        finally:
-            # An answer found without the models (an empty store), or a reader gone before
-            # it was printed, must not leave the process exiting while onnxruntime still
-            # builds a session: that aborts it (SIGABRT).
-            warming.join()
-        return 0
-
-
-def _ingest(args: argparse.Namespace) -> int:
-    """Ingest, making the store when it does not exist yet (and saying so on stderr);
-    a rejected first ingest leaves no store behind."""
-    from chronorag.cli.progress import progress_bar
-    from chronorag.engine import Engine
-    from chronorag.store.opening_uri import store_exists
-
-    db = args.db or db_default()
-    new = not store_exists(db)
-    bar = progress_bar(sys.stderr, quiet=args.quiet)
-    try:
-        with Engine(db, tz=zone_of(args)) as engine:
-            report = engine.ingest(args.paths, now=system_now(), progress=bar,
-                                   batching=Batching(docs=args.batch), root=args.root,
-                                   replace=args.replace, dates_from_text=args.dates_from_text,
-                                   allow_dangling=args.allow_dangling,
-                                   git_history=args.git_history)
-    except ValidationError:
-        if new:
-            forget_new_store(db)
-        raise
-    finally:
-        if bar is not None:
-            bar.close()
-    if new:
-        print(f"created a new store at {db!r}", file=sys.stderr)
-    print(json.dumps(report.to_json()) if args.json else render.ingest_report(report))
-    return 0
+    """Run the command: its module's ``add`` set ``func`` on its parser."""
+    code: int = args.func(args)
+    return code

@@ -1,72 +1,86 @@
-"""``chronorag documents list|show|delete`` and the check readers make first: that the
-store they name exists."""
+"""``chronorag documents list|show|delete``: the stored documents, one function an action."""
 
 from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from chronorag import render
-from chronorag.cli.commands import zone_of
-from chronorag.errors import NotFoundError, StoreError
+from chronorag.cli.options import Subparsers, db_default, require_store, store_options, zone_of
+from chronorag.errors import NotFoundError
+
+if TYPE_CHECKING:
+    from chronorag.store.base import Store
 
 
-def require_store(db: str, *, other: str = "") -> None:
-    """Raise ``StoreError`` when ``db`` names no store yet: a command that only reads
-    must not make an empty one out of a mistyped path. ``chronorag ingest`` makes it."""
-    from chronorag.store.opening_uri import is_postgres_uri, store_exists
-    from chronorag.store.pg_session import redacted
+def add(sub: Subparsers) -> None:
+    p = sub.add_parser("documents", help="list, show or delete stored documents")
+    docs_sub = p.add_subparsers(dest="action", required=True)
+    d = docs_sub.add_parser("list", help="id, title, source, validity, status, supersedes "
+                            "and chunks of every document")
+    store_options(d)
+    d.add_argument("--json", action="store_true")
+    d.set_defaults(func=run_list)
+    d = docs_sub.add_parser("show", help="one document's fields and text")
+    d.add_argument("id")
+    store_options(d)
+    d.add_argument("--json", action="store_true")
+    d.set_defaults(func=run_show)
+    d = docs_sub.add_parser("delete", help="delete documents with their chunks, vectors "
+                            "and links, all or none")
+    d.add_argument("ids", nargs="+", metavar="ID")
+    d.add_argument("--unlink", action="store_true",
+                   help="also remove other documents' supersedes/derived_from naming them "
+                        "(else such a delete is refused)")
+    d.add_argument("--db", default=None)
+    d.add_argument("--json", action="store_true")
+    d.set_defaults(func=run_delete)
 
-    if store_exists(db):
-        return
-    shown = redacted(db) if is_postgres_uri(db) else db
-    raise StoreError(f"no store at {shown!r}; chronorag ingest creates one{other}")
 
-
-def forget_new_store(db: str) -> None:
-    """Remove the SQLite files a rejected first ingest opened: it leaves no store
-    behind, as if it had never run (a PostgreSQL schema is left for the next one)."""
-    from chronorag.store.opening_uri import is_postgres_uri
-
-    if is_postgres_uri(db) or db == ":memory:":
-        return
-    for suffix in ("", "-wal", "-shm", "-journal"):
-        Path(db + suffix).unlink(missing_ok=True)
-
-
-def documents(args: argparse.Namespace, db: str) -> int:
-    from chronorag.store.opening_uri import open_store
-
-    require_store(db)
-    if args.action == "delete":
-        return _delete(args, db)
-    tz = zone_of(args)
-    store = open_store(db)
+def run_list(args: argparse.Namespace) -> int:
+    store = _opened(args.db)
     try:
-        if args.action == "list":
-            docs = store.documents(text=False)
-            counts = store.chunk_counts()
-            rows = [render.document_summary(d, counts.get(d.id, 0), tz=tz) for d in docs]
-            print(json.dumps(rows, ensure_ascii=False) if args.json
-                  else render.documents_table(rows))
-            return 0
+        docs = store.documents(text=False)
+        counts = store.chunk_counts()
+    finally:
+        store.close()
+    tz = zone_of(args.tz)
+    rows = [render.document_summary(d, counts.get(d.id, 0), tz=tz) for d in docs]
+    print(json.dumps(rows, ensure_ascii=False) if args.json else render.documents_table(rows))
+    return 0
+
+
+def run_show(args: argparse.Namespace) -> int:
+    store = _opened(args.db)
+    try:
         found = store.documents([args.id])
     finally:
         store.close()
     if not found:
         raise NotFoundError(f"no document {args.id!r} in the store; chronorag documents "
                             "list shows the ids")
-    shown = render.document_json(found[0], tz=tz)
+    shown = render.document_json(found[0], tz=zone_of(args.tz))
     print(json.dumps(shown, ensure_ascii=False, indent=2) if args.json
           else render.document_text(shown))
     return 0
 
 
-def _delete(args: argparse.Namespace, db: str) -> int:
+def _opened(db: str | None) -> Store:
+    """The store ``--db`` names, which must exist: these actions only read."""
+    from chronorag.store.opening_uri import open_store
+
+    path = db or db_default()
+    require_store(path)
+    return open_store(path)
+
+
+def run_delete(args: argparse.Namespace) -> int:
     from chronorag.engine import Engine
 
-    with Engine(db, tz=zone_of(args)) as engine:
+    db = args.db or db_default()
+    require_store(db)
+    with Engine(db, tz=zone_of(None)) as engine:
         deleted = engine.delete(list(dict.fromkeys(args.ids)), unlink=args.unlink)
     print(json.dumps({"deleted": list(deleted)}) if args.json
           else f"deleted {len(deleted)} document(s): {', '.join(deleted)}")

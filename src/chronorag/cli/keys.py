@@ -1,0 +1,61 @@
+"""``chronorag keys add|list|revoke``: the API keys of ``chronorag serve``."""
+
+from __future__ import annotations
+
+import argparse
+from contextlib import closing
+
+from chronorag import render
+from chronorag.cli.options import Subparsers, db_default, require_store
+from chronorag.clock import system_now
+
+
+def add(sub: Subparsers) -> None:
+    p = sub.add_parser("keys", help="API keys of chronorag serve")
+    keys_sub = p.add_subparsers(dest="action", required=True)
+    k = keys_sub.add_parser("add", help="make a key; it is printed once, on the last line")
+    k.add_argument("--user", required=True, help="who the key asks as")
+    k.add_argument("--admin", action="store_true", help="the key may also write documents, "
+                   "people and access, and read the review")
+    k.add_argument("--db", default=None)
+    k.set_defaults(func=run_add)
+    k = keys_sub.add_parser("list", help="every key (never the keys themselves)")
+    k.add_argument("--db", default=None)
+    k.add_argument("--json", action="store_true")
+    k.set_defaults(func=run_list)
+    k = keys_sub.add_parser("revoke", help="revoke a key by its id (see keys list)")
+    k.add_argument("id")
+    k.add_argument("--db", default=None)
+    k.set_defaults(func=run_revoke)
+
+
+def run_add(args: argparse.Namespace) -> int:
+    from chronorag.serve.keys import add_key
+    from chronorag.store.opening_uri import open_store
+
+    with closing(open_store(args.db or db_default())) as store:
+        record, key = add_key(store, user=args.user, admin=args.admin, now=system_now())
+        kind = "an admin key" if record.admin else "a key"
+        print(f"made {kind} for user {record.user!r}, id {record.id}. It is shown only "
+              "this once; send it as Authorization: Bearer KEY")
+        print(key)
+    return 0
+
+
+def run_list(args: argparse.Namespace) -> int:
+    from chronorag.store.opening_uri import open_store
+
+    require_store(args.db or db_default())
+    with closing(open_store(args.db or db_default())) as store:
+        print(render.keys_table(store.api_keys(), as_json=args.json))
+    return 0
+
+
+def run_revoke(args: argparse.Namespace) -> int:
+    from chronorag.serve.keys import revoke_key
+    from chronorag.store.opening_uri import open_store
+
+    with closing(open_store(args.db or db_default())) as store:
+        revoke_key(store, args.id, now=system_now())
+        print(f"revoked key {args.id}")
+    return 0
