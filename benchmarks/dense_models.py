@@ -137,7 +137,7 @@ class Precomputed:
     """An embedder answering from vectors computed in one batch (queries are known)."""
 
     def __init__(self, embedder: Embedder, texts: Sequence[str]) -> None:
-        self.name, self.dim = embedder.name, embedder.dim
+        self.name, self.dim, self.scale = embedder.name, embedder.dim, embedder.scale
         matrix, _ = embed_cached(embedder, list(texts), kind="query")
         self._rows = dict(zip(texts, matrix, strict=True))
 
@@ -193,7 +193,7 @@ def rerank_study(store: MemoryStore, chunks: Sequence[Chunk], questions: Sequenc
     """Hybrid (bm25 + use-m3, rrf) top-50, then cross-encoder / colbert at several depths."""
     from colbert_reranker import ColbertReranker
 
-    from chronorag.rank.rerankers import RERANKERS
+    from chronorag.rank.rerank_ce import CrossEncoderReranker
     from chronorag.retrieve.fusion import rrf_fuse
 
     sample = random.Random(seed).sample(list(questions), min(n, len(questions)))
@@ -201,8 +201,8 @@ def rerank_study(store: MemoryStore, chunks: Sequence[Chunk], questions: Sequenc
     use = EMBEDDERS.create("use-m3")
     store.put_vectors(use.name, embed_cached(use, [c.text for c in chunks])[0])
     dense = DenseRetriever(store, use)  # type: ignore[arg-type]
-    models = {"ce256": RERANKERS.create("cross-encoder", max_length=256),
-              "ce128": RERANKERS.create("cross-encoder", max_length=128),
+    models = {"ce256": CrossEncoderReranker(max_length=256),
+              "ce128": CrossEncoderReranker(max_length=128),
               "colbert": ColbertReranker(max_length=256)}
     settings = [("hybrid rrf (no rerank)", None, 0), ("ce256 top-10", "ce256", 10),
                 ("ce256 top-20", "ce256", 20), ("ce256 top-30", "ce256", 30),

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
+from chronorag.retrieve.base import CosineScale
 from chronorag.retrieve.embedders import EMBEDDERS
 from chronorag.retrieve.tokenize import normalize
 
@@ -39,7 +40,7 @@ class ScaleHash:
 
     name = "scale-hash"
     dim = 384
-    calibration = (0.0, 1.0)
+    scale = CosineScale()
 
     def embed(self, texts: Sequence[str], *, kind: str = "passage") -> np.ndarray:
         out = np.zeros((len(texts), self.dim), dtype=np.float32)

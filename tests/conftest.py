@@ -26,6 +26,7 @@ from chronorag.config import SearchConfig, get_preset
 from chronorag.demo import DEMO_NOW, demo_corpus, demo_people
 from chronorag.engine import Engine
 from chronorag.rank.late import TOKEN_ENCODERS
+from chronorag.retrieve.base import CosineScale
 from chronorag.retrieve.embedders import EMBEDDERS
 from chronorag.retrieve.tokenize import tokenize
 
@@ -41,6 +42,8 @@ class HashEmbedder:
 
     For tests of ingest, storage and concurrency, where the model is not under test.
     """
+
+    scale = CosineScale()
 
     def __init__(self, name: str = "test-hash", *, dim: int = 64) -> None:
         self.name = name

@@ -213,6 +213,7 @@ class _Counting:
 
     def __init__(self, inner) -> None:
         self.inner, self.name, self.dim, self.texts = inner, inner.name, inner.dim, 0
+        self.scale = inner.scale
 
     def embed(self, texts, *, kind="passage"):
         self.texts += len(texts)

@@ -14,6 +14,7 @@ from chronorag.model import Chunk, Hit, Query, Sentence, Understanding
 from chronorag.rank.multilingual import MultilingualJudge, levels, lexical_votes
 from chronorag.rank.rerank_ce import NOT_RERANKED, SKIPPED_CJK
 from chronorag.rank.rerank_windows import WindowReranker
+from chronorag.retrieve.base import CosineScale
 
 
 def unit(*values: float) -> np.ndarray:
@@ -25,7 +26,8 @@ class FixedEmbedder:
     """Embeds every question as one fixed vector."""
 
     def __init__(self, name: str, question: np.ndarray, *, spread: float = 0.1) -> None:
-        self.name, self.dim, self.spread, self._q = name, len(question), spread, question
+        self.name, self.dim, self._q = name, len(question), question
+        self.scale = CosineScale(spread=spread)
 
     def embed(self, texts: Sequence[str], *, kind: str = "passage") -> np.ndarray:
         return np.stack([self._q for _ in texts])

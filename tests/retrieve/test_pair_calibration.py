@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import ClassVar
+from types import MappingProxyType
 
 import numpy as np
 import pytest
@@ -12,7 +12,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from chronorag.answer.decide import AnswerRules
-from chronorag.retrieve.dense import DenseRetriever, pair_calibration, relevance
+from chronorag.errors import ConfigError
+from chronorag.retrieve.base import CosineScale
+from chronorag.retrieve.dense import DenseRetriever, relevance
 from chronorag.retrieve.embed_e5 import E5Embedder
 from chronorag.retrieve.embed_use import UseEmbedder
 from chronorag.retrieve.embedders import QueryMemo
@@ -29,8 +31,8 @@ class FixedCosines:
 
     name = "fixed"
     dim = 2
-    calibration = (0.80, 0.92)
-    pair_calibrations: ClassVar = {(True, True): (0.85, 0.97), (True, False): (0.75, 0.87)}
+    scale = CosineScale(calibration=(0.80, 0.92), pairs=MappingProxyType(
+        {(True, True): (0.85, 0.97), (True, False): (0.75, 0.87)}))
 
     def __init__(self, cosines: dict[str, float]) -> None:
         self.cosines = cosines
@@ -68,40 +70,51 @@ def test_a_chunk_rewritten_in_another_script_gets_that_scripts_range(store):
 
 def test_a_wrapped_embedder_keeps_its_pair_ranges():
     inner = FixedCosines({})
-    memo = QueryMemo(inner)  # type: ignore[arg-type]
-    assert pair_calibration(memo, question_cjk=True, passage_cjk=True) == (0.85, 0.97)
-    assert pair_calibration(memo, question_cjk=False, passage_cjk=False) == (0.80, 0.92)
+    memo = QueryMemo(inner)
+    assert memo.scale.pair(question_cjk=True, passage_cjk=True) == (0.85, 0.97)
+    assert memo.scale.pair(question_cjk=False, passage_cjk=False) == (0.80, 0.92)
 
 
-def test_an_embedder_without_ranges_maps_the_raw_cosine():
-    assert pair_calibration(object(), question_cjk=True, passage_cjk=False) == (0.0, 1.0)
+def test_a_scale_without_ranges_maps_the_raw_cosine():
+    assert CosineScale().pair(question_cjk=True, passage_cjk=False) == (0.0, 1.0)
+    assert CosineScale().unit() == pytest.approx(0.2)  # a fifth of the range
+    assert CosineScale(spread=0.03).unit() == 0.03
+
+
+def test_an_embedder_that_declares_no_scale_is_refused_by_name():
+    class Bare:
+        name, dim = "bare", 2
+
+        def embed(self, texts: Sequence[str], *, kind: str = "passage") -> np.ndarray:
+            return np.zeros((len(texts), 2), np.float32)
+
+    with pytest.raises(ConfigError, match="embedder 'bare' declares no scale"):
+        QueryMemo(Bare())  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("embedder", [E5Embedder, UseEmbedder])
 def test_english_over_english_keeps_the_base_range(embedder):
     # TimeQA (English) numbers rest on this range: no pair entry may override it.
-    pairs = getattr(embedder, "pair_calibrations", {})
-    assert (False, False) not in pairs
-    assert pair_calibration(embedder, question_cjk=False, passage_cjk=False) == \
-        embedder.calibration
+    assert (False, False) not in embedder.scale.pairs
+    assert embedder.scale.pair(question_cjk=False, passage_cjk=False) == \
+        embedder.scale.calibration
 
 
 @pytest.mark.parametrize(("question_cjk", "passage_cjk"), PAIRS)
 def test_e5_ranges_are_increasing(question_cjk, passage_cjk):
-    low, high = pair_calibration(E5Embedder, question_cjk=question_cjk,
-                                 passage_cjk=passage_cjk)
+    low, high = E5Embedder.scale.pair(question_cjk=question_cjk, passage_cjk=passage_cjk)
     assert 0.0 < low < high < 1.0
 
 
 def test_an_unrelated_chinese_page_is_not_relevant_to_a_chinese_question():
     # e5 cosine of "火星上有几个湖泊？" with a page about the Yangtze (golden corpus): 0.820,
     # above the English range's floor; the zh-zh range puts it below min_semantic.
-    calibration = pair_calibration(E5Embedder, question_cjk=True, passage_cjk=True)
+    calibration = E5Embedder.scale.pair(question_cjk=True, passage_cjk=True)
     assert relevance(0.8204, calibration) < AnswerRules().min_semantic
 
 
 @given(st.floats(allow_nan=True, allow_infinity=True),
        st.sampled_from([E5Embedder, UseEmbedder]), st.sampled_from(PAIRS))
 def test_relevance_stays_in_the_unit_interval(cosine, embedder, pair):
-    calibration = pair_calibration(embedder, question_cjk=pair[0], passage_cjk=pair[1])
+    calibration = embedder.scale.pair(question_cjk=pair[0], passage_cjk=pair[1])
     assert 0.0 <= relevance(cosine, calibration) <= 1.0

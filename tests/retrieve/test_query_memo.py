@@ -27,7 +27,7 @@ class Counting(HashEmbedder):
 def test_queries_are_embedded_once_and_passages_always() -> None:
     inner = Counting()
     memo = QueryMemo(inner)
-    assert (memo.name, memo.dim, memo.calibration) == (inner.name, inner.dim, (0.0, 1.0))
+    assert (memo.name, memo.dim, memo.scale) == (inner.name, inner.dim, inner.scale)
     first = memo.embed(["who won"], kind="query")
     again = memo.embed(["who won", "who lost"], kind="query")
     memo.embed(["a passage"])

@@ -87,7 +87,7 @@ class MultilingualJudge:
         chunk_votes: list[list[float]] = [[] for _ in hits]
         sentence_votes: list[list[np.ndarray]] = [[] for _ in hits]
         for embedder in self.embedders:
-            spread = _spread(embedder)
+            spread = embedder.scale.unit()
             q = embedder.embed([question], kind="query")[0]
             chunks = self.vectors.chunk_vectors(ids, embedder.name)
             sentences = self.vectors.sentence_vectors(ids, embedder.name)
@@ -139,13 +139,3 @@ def _one(hit: Hit, chunk_votes: list[float], sentence_votes: list[np.ndarray],
     if sentence_votes:
         sentence = hit.chunk.sentences[int(np.argmax(np.sum(sentence_votes, axis=0)))].index
     return Judgement(score=float(np.mean(votes)), sentence=sentence)
-
-
-def _spread(embedder: Embedder) -> float:
-    """The embedder's cosine spread over candidates; else a fifth of its calibration
-    range (e5's range is about five spreads wide)."""
-    spread = getattr(embedder, "spread", None)
-    if spread:
-        return float(spread)
-    low, high = getattr(embedder, "calibration", (0.0, 1.0))
-    return (high - low) / 5.0

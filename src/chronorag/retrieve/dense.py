@@ -3,19 +3,15 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Mapping
 
 import numpy as np
 
 from chronorag.model import Hit, Query
-from chronorag.retrieve.base import Embedder
+from chronorag.retrieve.base import Calibration, Embedder
 from chronorag.retrieve.scope import Scope
 from chronorag.retrieve.snapshot import Indexes
 from chronorag.retrieve.tokenize import is_mostly_cjk
 from chronorag.store.search import Found
-
-Calibration = tuple[float, float]
-"""Cosine range (low, high) mapped linearly to relevance [0, 1]."""
 
 
 def relevance(cosine: float, calibration: Calibration) -> float:
@@ -23,21 +19,6 @@ def relevance(cosine: float, calibration: Calibration) -> float:
     low, high = calibration
     value = (cosine - low) / (high - low)
     return min(max(value, 0.0), 1.0) if value == value else 0.0  # NaN cosine: no relevance
-
-
-def pair_calibration(embedder: object, *, question_cjk: bool,
-                     passage_cjk: bool) -> Calibration:
-    """The embedder's cosine range for a (question script, passage script) pair.
-
-    A multilingual embedder does not place every language pair on one scale (e5 cosines of
-    two unrelated Chinese texts sit above those of two unrelated English ones), so one
-    range would let an unrelated Chinese page pass for relevant. ``pair_calibrations``
-    (keyed by ``(question_cjk, passage_cjk)``) overrides ``calibration`` per pair.
-    """
-    base: Calibration = getattr(embedder, "calibration", (0.0, 1.0))
-    pairs: Mapping[tuple[bool, bool], Calibration] = getattr(
-        embedder, "pair_calibrations", None) or {}
-    return pairs.get((question_cjk, passage_cjk), base)
 
 
 class DenseRetriever:
@@ -94,8 +75,8 @@ class DenseRetriever:
             chunk = chunks[chunk_id]
             if chunk_id not in cjk:
                 cjk[chunk_id] = is_mostly_cjk(chunk.text)
-            calibration = pair_calibration(self.embedder, question_cjk=question_cjk,
-                                           passage_cjk=cjk[chunk_id])
+            calibration = self.embedder.scale.pair(question_cjk=question_cjk,
+                                                   passage_cjk=cjk[chunk_id])
             hits.append(Hit(chunk=chunk, score=score,
                             scores={"dense": score,
                                     "dense_relevance": relevance(score, calibration)}))

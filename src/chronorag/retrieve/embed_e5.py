@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from types import MappingProxyType
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 
 from chronorag.deps import guard, import_module
 from chronorag.retrieve._vectors import check_kind, embed_in_batches
+from chronorag.retrieve.base import CosineScale
 
 log = logging.getLogger(__name__)
 
@@ -33,28 +34,26 @@ class E5Embedder:
     dim = 384
     # E5 cosines crowd into [0.7, 1.0]: unrelated same-language texts score ~0.8 and
     # relevant ones ~0.9 (measured on the demo and ZH sets), so relevance maps this range.
-    calibration = (0.80, 0.92)
-    # Standard deviation of question-passage cosines over retrieval candidates (XQuAD
-    # en-zh and zh-en, ten candidates per question, chunks and best sentences:
-    # 0.023-0.030): the unit a relevance judge divides this model's cosines by.
-    spread = 0.025
-    # Each (question, passage) script pair sits at its own cosine level. On XQuAD the top
-    # hit's median cosine, with the answer in the store / with no page on its subject, is
-    # 0.865 / 0.768 for English over English, 0.903 / 0.842 for Chinese over Chinese,
-    # 0.803 / 0.764 for Chinese over English and 0.782 / 0.741 for English over Chinese.
-    # The English floor (relevance min_semantic 0.05, cosine 0.806) turns away 97% of
-    # questions with no page on their subject; each pair's range is the English one moved
-    # so that its floor turns away the same share of that pair's (the 97th percentile of
-    # its top cosines). The width stays: a relevance difference is the same cosine
-    # difference in every pair, and the order within a pair is kept. Keyed by (question is
-    # mostly CJK, passage is mostly CJK); English over English keeps the base range above.
-    # Measured by benchmarks/abstention_languages.py.
-    pair_calibrations: ClassVar[Mapping[tuple[bool, bool], tuple[float, float]]] = \
-        MappingProxyType({
+    # Spread: the standard deviation of question-passage cosines over retrieval candidates
+    # (XQuAD en-zh and zh-en, ten candidates per question, chunks and best sentences:
+    # 0.023-0.030). Pairs: each (question, passage) script pair sits at its own cosine
+    # level. On XQuAD the top hit's median cosine, with the answer in the store / with no
+    # page on its subject, is 0.865 / 0.768 for English over English, 0.903 / 0.842 for
+    # Chinese over Chinese, 0.803 / 0.764 for Chinese over English and 0.782 / 0.741 for
+    # English over Chinese. The English floor (relevance min_semantic 0.05, cosine 0.806)
+    # turns away 97% of questions with no page on their subject; each pair's range is the
+    # English one moved so that its floor turns away the same share of that pair's (the
+    # 97th percentile of its top cosines). The width stays: a relevance difference is the
+    # same cosine difference in every pair, and the order within a pair is kept. Keyed by
+    # (question is mostly CJK, passage is mostly CJK); English over English keeps the base
+    # range. Measured by benchmarks/abstention_languages.py.
+    scale = CosineScale(
+        calibration=(0.80, 0.92), spread=0.025,
+        pairs=MappingProxyType({
             (True, True): (0.865, 0.985),
             (True, False): (0.790, 0.910),
             (False, True): (0.765, 0.885),
-        })
+        }))
 
     def __init__(self, *, batch_size: int = 32, query_threads: int = 1,
                  engine: str = "onnx", threads: int | None = None) -> None:

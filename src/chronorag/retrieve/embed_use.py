@@ -10,6 +10,7 @@ import numpy as np
 
 from chronorag.deps import guard, import_module
 from chronorag.retrieve._vectors import check_kind, embed_in_batches
+from chronorag.retrieve.base import CosineScale
 
 
 class UseEmbedder:
@@ -21,12 +22,10 @@ class UseEmbedder:
 
     name = "use-m3"
     dim = 512
-    # Cosine range mapped to relevance [0, 1] (unrelated ~0.1, relevant ~0.5-0.6).
-    calibration = (0.20, 0.60)
-    # Standard deviation of question-passage cosines over retrieval candidates (XQuAD
-    # en-zh and zh-en, ten candidates per question, chunks and best sentences: 0.11-0.12):
-    # the unit a relevance judge divides this model's cosines by.
-    spread = 0.12
+    # Cosine range mapped to relevance [0, 1] (unrelated ~0.1, relevant ~0.5-0.6); spread:
+    # the standard deviation of question-passage cosines over retrieval candidates (XQuAD
+    # en-zh and zh-en, ten candidates per question, chunks and best sentences: 0.11-0.12).
+    scale = CosineScale(calibration=(0.20, 0.60), spread=0.12)
 
     def __init__(self, *, threads: int = 2, batch_size: int = 32,
                  query_threads: int = 1) -> None:

@@ -8,8 +8,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from chronorag.errors import ConfigError
 from chronorag.registry import Registry
-from chronorag.retrieve.base import Embedder
+from chronorag.retrieve.base import CosineScale, Embedder
 from chronorag.retrieve.embed_e5 import E5Embedder
 from chronorag.retrieve.embed_use import UseEmbedder
 
@@ -32,9 +33,7 @@ class QueryMemo:
         self.inner = inner
         self.name = inner.name
         self.dim = inner.dim
-        self.calibration: tuple[float, float] = getattr(inner, "calibration", (0.0, 1.0))
-        self.pair_calibrations = getattr(inner, "pair_calibrations", None)
-        self.spread: float | None = getattr(inner, "spread", None)
+        self.scale = _scale(inner)
         self._size = size
         self._recent: OrderedDict[str, np.ndarray] = OrderedDict()
         self._lock = threading.Lock()
@@ -62,3 +61,15 @@ class QueryMemo:
         eval harness times each method with its own question embedding)."""
         with self._lock:
             self._recent.clear()
+
+
+def _scale(embedder: Embedder) -> CosineScale:
+    """The embedder's declared ``scale``; an embedder without one is refused here, where
+    it is first used, not left to abstain by another model's ranges."""
+    scale = getattr(embedder, "scale", None)
+    if not isinstance(scale, CosineScale):
+        raise ConfigError(
+            f"embedder {getattr(embedder, 'name', embedder)!r} declares no scale: give it "
+            "a chronorag.retrieve.base.CosineScale (how its cosines read as relevance; "
+            "CosineScale() maps [0, 1] as it is)")
+    return scale
