@@ -19,8 +19,7 @@ training.
 from __future__ import annotations
 
 import argparse
-import functools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -43,7 +42,7 @@ from chronorag.evaluate.harness import (
 from chronorag.evaluate.metrics import recall_at
 from chronorag.rank.rerank_ce import CrossEncoderReranker
 from chronorag.rank.rerank_windows import WindowReranker
-from chronorag.rank.rerankers import RERANKERS
+from chronorag.rank.rerankers import RERANKERS, RerankContext, window_options
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "timeqa"
 READER = "windows-reader"
@@ -82,26 +81,32 @@ def row(name: str, result: MethodResult) -> str:
             + f" | {summary['latency_ms']['p50']:.0f} |")
 
 
+def _made(kind: Callable[..., WindowReranker], **extra: object
+          ) -> Callable[..., WindowReranker]:
+    """A reranker factory: ``kind`` built with a search's context and ``extra``."""
+    def factory(*, context: RerankContext) -> WindowReranker:
+        return kind(**window_options(context), **extra)
+    return factory
+
+
 def _configs(args: argparse.Namespace, engine: Engine,
              questions: Sequence[Question]) -> dict[str, SearchConfig]:
     """The rows to run, by name; registers the readers they name."""
     base = method_config("chronorag")
     configs = {"shipped cross-encoder": base}
-    # Same windows as the shipped model reads: the page title in front of each.
-    titles = engine.components.title
+    # Each reads the same windows as the shipped model (the search's context gives the
+    # page titles, the judge and the late order, as it does to "windows").
     if args.checkpoint is not None:
         reader_dir = export(args.checkpoint, args.out, weight_only=args.weight_only)
-        RERANKERS.add(READER, functools.partial(ReaderWindows, reader_dir=reader_dir,
-                                                titles=titles))
+        RERANKERS.add(READER, _made(ReaderWindows, reader_dir=reader_dir))
         configs["trained reader"] = replace(base, reranker=READER)
     oracle = AnswerOracle({q.text: q.answers for q in questions})
     if args.oracle:
-        RERANKERS.add(ORACLE, functools.partial(OracleWindows, oracle=oracle, titles=titles))
+        RERANKERS.add(ORACLE, _made(OracleWindows, oracle=oracle))
         configs["answer oracle"] = replace(base, reranker=ORACLE)
     if args.wide:
         every = max(len(c.sentences) for c in engine.store.chunks())
-        RERANKERS.add(WIDE_ORACLE, functools.partial(OracleWindows, oracle=oracle,
-                                                     titles=titles, per_chunk=every))
+        RERANKERS.add(WIDE_ORACLE, _made(OracleWindows, oracle=oracle, per_chunk=every))
         configs[f"answer oracle, every sentence of {WIDE_TOP}"] = replace(
             base, reranker=WIDE_ORACLE, rerank_top=WIDE_TOP)
     if args.no_gate:

@@ -5,7 +5,8 @@ import pytest
 from chronorag.errors import ConfigError
 from chronorag.model import Chunk, Hit, Query, Understanding
 from chronorag.rank.rerank_ce import NOT_RERANKED, SKIPPED_CJK
-from chronorag.rank.rerankers import RERANKERS
+from chronorag.rank.rerank_none import NoReranker
+from chronorag.rank.rerankers import RERANKERS, RerankContext
 
 
 def query(text: str) -> Query:
@@ -21,7 +22,7 @@ def hit(chunk_id: str, text: str, **scores: float) -> Hit:
 
 @pytest.fixture(scope="module")
 def cross_encoder():
-    return RERANKERS.create("cross-encoder", top_n=10)
+    return RERANKERS.create("cross-encoder", context=RerankContext(top_n=10))
 
 
 HITS = [
@@ -82,7 +83,7 @@ def test_mostly_chinese_question_skips_the_model_and_says_so(cross_encoder):
 
 @pytest.mark.slow  # loads the cross-encoder
 def test_hits_beyond_top_n_follow_the_judged_ones():
-    reranker = RERANKERS.create("cross-encoder", top_n=1)
+    reranker = RERANKERS.create("cross-encoder", context=RerankContext(top_n=1))
     ranked = reranker.rerank(query("Who was chancellor of Germany?"), HITS[:2])
     assert [h.chunk.id for h in ranked] == ["bread", "merkel"]
     assert NOT_RERANKED in ranked[1].flags
@@ -90,7 +91,7 @@ def test_hits_beyond_top_n_follow_the_judged_ones():
 
 
 def test_none_reranker_keeps_order_and_derives_semantic():
-    ranked = RERANKERS.create("none").rerank(query("anything"), HITS)
+    ranked = RERANKERS.create("none", context=RerankContext()).rerank(query("anything"), HITS)
     assert [h.chunk.id for h in ranked] == ["bread", "merkel", "zh"]
     assert [h.scores["semantic"] for h in ranked] == [0.2, 0.5, pytest.approx(1 / 3)]
 
@@ -106,7 +107,7 @@ def test_registry_errors_list_the_registered_names():
 
 @pytest.mark.slow  # loads the cross-encoder
 def test_windows_judge_english_passages_and_keep_retrieval_relevance_of_chinese_ones():
-    reranker = RERANKERS.create("windows", top_n=10)
+    reranker = RERANKERS.create("windows", context=RerankContext(top_n=10))
     zh = hit("zh", "默克尔于2005年至2021年担任德国总理。", rrf=0.01, dense_relevance=0.7)
     ranked = reranker.rerank(query("Who was chancellor of Germany?"), [*HITS[:2], zh])
     by_id = {h.chunk.id: h for h in ranked}
@@ -114,3 +115,17 @@ def test_windows_judge_english_passages_and_keep_retrieval_relevance_of_chinese_
     assert by_id["zh"].scores["semantic"] == 0.7
     assert "rerank" in by_id["merkel"].scores and SKIPPED_CJK not in by_id["merkel"].flags
     assert [h.chunk.id for h in ranked] == ["merkel", "zh", "bread"]
+
+
+def test_a_plug_in_receives_what_the_built_ins_receive():
+    received = []
+
+    def factory(*, context: RerankContext) -> NoReranker:
+        received.append(context)
+        return NoReranker()
+
+    RERANKERS.add("test-plug-in", factory)
+    titles = {"d": "A page"}.get
+    context = RerankContext(top_n=3, titles=lambda i: titles(i) or "")
+    RERANKERS.create("test-plug-in", context=context)
+    assert received == [context] and received[0].titles("d") == "A page"

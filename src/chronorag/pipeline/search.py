@@ -14,7 +14,7 @@ from chronorag.rank.base import Reranker
 from chronorag.rank.late import TOKEN_ENCODERS, LateOrder, TokenEncoder
 from chronorag.rank.multilingual import MultilingualJudge
 from chronorag.rank.rerank_ce import unjudged
-from chronorag.rank.rerankers import RERANKERS
+from chronorag.rank.rerankers import RERANKERS, RerankContext
 from chronorag.rank.temporal_registry import TEMPORAL
 from chronorag.rank.validity import ValidityIndex, apply_validity
 from chronorag.rank.verdict import NOT_YET_VALID
@@ -117,14 +117,11 @@ class Components:
         key = f"{name}:{top_n}:{','.join(judges)}:{late}"
         if key not in self._rerankers:
             # A second depth costs no second model: rerankers share onnxruntime sessions.
-            options: dict[str, object] = {} if name == "none" else {"top_n": top_n}
-            if name == "windows":
-                options["titles"] = self.title
-                options["judge"] = self.judge(judges)
-                if late:
-                    options["late"] = LateOrder(encoder=self.token_encoder(late),
-                                                vectors=self.store)
-            self._rerankers[key] = RERANKERS.create(name, **options)
+            order = (LateOrder(encoder=self.token_encoder(late), vectors=self.store)
+                     if late else None)
+            context = RerankContext(top_n=top_n, titles=self.title,
+                                    judge=self.judge(judges), late=order)
+            self._rerankers[key] = RERANKERS.create(name, context=context)
         return self._rerankers[key]
 
     def token_encoder(self, name: str) -> TokenEncoder:

@@ -1,14 +1,62 @@
-"""Registry of rerankers: ``RERANKERS.create("cross-encoder")``. Nothing loads at import."""
+"""Registry of rerankers: ``RERANKERS.create("cross-encoder", context=RerankContext())``.
+Nothing loads at import.
+
+Every factory is given the same :class:`RerankContext` and reads what it needs, so a
+plug-in reranker receives what a built-in does (a window reranker of its own gets the
+titles, the multilingual judge and the late-interaction order like ``"windows"``).
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
 from chronorag.rank.base import Reranker
+from chronorag.rank.late import LateOrder
+from chronorag.rank.multilingual import MultilingualJudge
 from chronorag.rank.rerank_ce import CrossEncoderReranker
 from chronorag.rank.rerank_none import NoReranker
 from chronorag.rank.rerank_windows import WindowReranker
 from chronorag.registry import Registry
 
+
+@dataclass(frozen=True)
+class RerankContext:
+    """What the search gives every reranker factory.
+
+    Attributes:
+        top_n: how many candidates the reranker judges (``SearchConfig.rerank_top``).
+        titles: document id -> title, the context a window is read in.
+        judge: the multilingual judge for pairs an English model cannot read (None: none).
+        late: the late-interaction order of the pool (None: none).
+    """
+
+    top_n: int = 10
+    titles: Callable[[str], str] | None = None
+    judge: MultilingualJudge | None = None
+    late: LateOrder | None = None
+
+
+def window_options(context: RerankContext) -> dict[str, Any]:
+    """The keyword arguments of ``WindowReranker`` (or a subclass) a context gives."""
+    return {"top_n": context.top_n, "titles": context.titles, "judge": context.judge,
+            "late": context.late}
+
+
+def _cross_encoder(*, context: RerankContext) -> Reranker:
+    return CrossEncoderReranker(top_n=context.top_n)
+
+
+def _none(*, context: RerankContext) -> Reranker:
+    return NoReranker()
+
+
+def _windows(*, context: RerankContext) -> Reranker:
+    return WindowReranker(**window_options(context))
+
+
 RERANKERS: Registry[Reranker] = Registry("reranker")
-RERANKERS.add("cross-encoder", CrossEncoderReranker)
-RERANKERS.add("none", NoReranker)
-RERANKERS.add("windows", WindowReranker)
+RERANKERS.add("cross-encoder", _cross_encoder)
+RERANKERS.add("none", _none)
+RERANKERS.add("windows", _windows)
