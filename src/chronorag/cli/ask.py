@@ -9,12 +9,11 @@ import sys
 from chronorag import render
 from chronorag.cli.options import (
     Subparsers,
-    db_default,
+    existing_db,
     llm_of,
     llm_options,
     question,
     question_times,
-    require_store,
     store_options,
     zone_of,
 )
@@ -41,8 +40,7 @@ def run(args: argparse.Namespace) -> int:
     from chronorag.engine import Engine
 
     llm = llm_of(args)  # a wrong --llm option is said before the store is looked at
-    require_store(args.db or db_default())
-    with Engine(args.db or db_default(), tz=zone_of(args.tz), llm=llm) as engine:
+    with Engine(existing_db(args), tz=zone_of(args.tz), llm=llm) as engine:
         warming = engine.warm_up()  # models load while the question is understood
         try:
             answer = engine.ask(args.question, now=args.now or system_now(),

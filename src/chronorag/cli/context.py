@@ -7,10 +7,9 @@ import json
 
 from chronorag.cli.options import (
     Subparsers,
-    db_default,
+    existing_db,
     question,
     question_times,
-    require_store,
     store_options,
     zone_of,
 )
@@ -32,14 +31,13 @@ def add(sub: Subparsers) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Print the context pack of a semantic layer for ``args.question``."""
-    require_store(args.db or db_default())
+    db = existing_db(args)
     from chronorag.engine import Engine
     from chronorag.semantic import build_context
     from chronorag.semantic.render import render_pack
 
     if args.budget is not None and args.budget < 0:
         raise ConfigError("--budget must be a number of tokens >= 0")
-    db = args.db or db_default()
     with Engine(db, tz=zone_of(args.tz)) as engine:
         store = engine.store
         if store.layer_generation() == 0:

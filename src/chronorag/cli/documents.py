@@ -7,7 +7,7 @@ import json
 from typing import TYPE_CHECKING
 
 from chronorag import render
-from chronorag.cli.options import Subparsers, db_default, require_store, store_options, zone_of
+from chronorag.cli.options import Subparsers, existing_db, store_options, zone_of
 from chronorag.errors import NotFoundError
 
 if TYPE_CHECKING:
@@ -39,7 +39,7 @@ def add(sub: Subparsers) -> None:
 
 
 def run_list(args: argparse.Namespace) -> int:
-    store = _opened(args.db)
+    store = _opened(args)
     try:
         docs = store.documents(text=False)
         counts = store.chunk_counts()
@@ -52,7 +52,7 @@ def run_list(args: argparse.Namespace) -> int:
 
 
 def run_show(args: argparse.Namespace) -> int:
-    store = _opened(args.db)
+    store = _opened(args)
     try:
         found = store.documents([args.id])
     finally:
@@ -66,21 +66,17 @@ def run_show(args: argparse.Namespace) -> int:
     return 0
 
 
-def _opened(db: str | None) -> Store:
+def _opened(args: argparse.Namespace) -> Store:
     """The store ``--db`` names, which must exist: these actions only read."""
     from chronorag.store.opening_uri import open_store
 
-    path = db or db_default()
-    require_store(path)
-    return open_store(path)
+    return open_store(existing_db(args))
 
 
 def run_delete(args: argparse.Namespace) -> int:
     from chronorag.engine import Engine
 
-    db = args.db or db_default()
-    require_store(db)
-    with Engine(db, tz=zone_of(None)) as engine:
+    with Engine(existing_db(args), tz=zone_of(None)) as engine:
         deleted = engine.delete(list(dict.fromkeys(args.ids)), unlink=args.unlink)
     print(json.dumps({"deleted": list(deleted)}) if args.json
           else f"deleted {len(deleted)} document(s): {', '.join(deleted)}")

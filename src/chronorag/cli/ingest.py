@@ -11,7 +11,7 @@ from chronorag import render
 from chronorag.cli.options import (
     Subparsers,
     batch_option,
-    db_default,
+    db_of,
     forget_new_store,
     quiet_option,
     stated_options,
@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
     from chronorag.engine import Engine
     from chronorag.store.opening_uri import store_exists
 
-    db = args.db or db_default()
+    db = db_of(args)
     new = not store_exists(db)
     bar = progress_bar(sys.stderr, quiet=args.quiet)
     try:

@@ -6,7 +6,7 @@ import argparse
 from contextlib import closing
 
 from chronorag import render
-from chronorag.cli.options import Subparsers, db_default, require_store
+from chronorag.cli.options import Subparsers, db_of, existing_db
 from chronorag.clock import system_now
 
 
@@ -33,7 +33,7 @@ def run_add(args: argparse.Namespace) -> int:
     from chronorag.serve.keys import add_key
     from chronorag.store.opening_uri import open_store
 
-    with closing(open_store(args.db or db_default())) as store:
+    with closing(open_store(db_of(args))) as store:
         record, key = add_key(store, user=args.user, admin=args.admin, now=system_now())
         kind = "an admin key" if record.admin else "a key"
         print(f"made {kind} for user {record.user!r}, id {record.id}. It is shown only "
@@ -45,8 +45,7 @@ def run_add(args: argparse.Namespace) -> int:
 def run_list(args: argparse.Namespace) -> int:
     from chronorag.store.opening_uri import open_store
 
-    require_store(args.db or db_default())
-    with closing(open_store(args.db or db_default())) as store:
+    with closing(open_store(existing_db(args))) as store:
         print(render.keys_table(store.api_keys(), as_json=args.json))
     return 0
 
@@ -55,7 +54,7 @@ def run_revoke(args: argparse.Namespace) -> int:
     from chronorag.serve.keys import revoke_key
     from chronorag.store.opening_uri import open_store
 
-    with closing(open_store(args.db or db_default())) as store:
+    with closing(open_store(db_of(args))) as store:
         revoke_key(store, args.id, now=system_now())
         print(f"revoked key {args.id}")
     return 0

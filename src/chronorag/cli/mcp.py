@@ -7,7 +7,7 @@ import argparse
 
 from chronorag.cli.options import (
     Subparsers,
-    db_default,
+    db_of,
     llm_of,
     serve_options,
     store_options,
@@ -33,6 +33,6 @@ def run(args: argparse.Namespace) -> int:
     require_extra()
     llm = llm_of(args)
     store_to_serve(args)
-    run_mcp(args.db or db_default(), tz=zone_of(args.tz), clock=system_now, config=args.config,
+    run_mcp(db_of(args), tz=zone_of(args.tz), clock=system_now, config=args.config,
             llm=llm)
     return 0

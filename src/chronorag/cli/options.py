@@ -104,6 +104,18 @@ def db_default() -> str:
     return os.environ.get("CHRONORAG_DB", "chronorag.db")
 
 
+def db_of(args: argparse.Namespace) -> str:
+    """The store a command works on: --db, else $CHRONORAG_DB, else ./chronorag.db."""
+    return str(args.db or db_default())
+
+
+def existing_db(args: argparse.Namespace) -> str:
+    """:func:`db_of`, which must name a store already (see :func:`require_store`)."""
+    db = db_of(args)
+    require_store(db)
+    return db
+
+
 def zone_of(name: str | None) -> tzinfo:
     """The time zone naive times are read in: ``name`` (a command's --tz), else
     $CHRONORAG_TZ, else UTC."""
@@ -149,7 +161,7 @@ def serve_options(p: argparse.ArgumentParser) -> None:
 def store_to_serve(args: argparse.Namespace) -> None:
     """A server over a store that does not exist is a mistyped path unless ``--create``
     says to start an empty one (documents uploaded later)."""
-    db = args.db or db_default()
+    db = db_of(args)
     if args.create:
         from chronorag.store.opening_uri import store_exists
 

@@ -6,7 +6,7 @@ import argparse
 import json
 
 from chronorag import render
-from chronorag.cli.options import Subparsers, db_default, zone_of
+from chronorag.cli.options import Subparsers, db_of, zone_of
 
 
 def add(sub: Subparsers) -> None:
@@ -22,7 +22,7 @@ def add(sub: Subparsers) -> None:
 def run_load(args: argparse.Namespace) -> int:
     from chronorag.engine import Engine
 
-    with Engine(args.db or db_default(), tz=zone_of(None)) as engine:
+    with Engine(db_of(args), tz=zone_of(None)) as engine:
         directory = engine.load_people(args.file)
         print(json.dumps(directory.to_json(), ensure_ascii=False) if args.json
               else render.people_report(directory))

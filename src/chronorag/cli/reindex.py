@@ -10,10 +10,9 @@ from chronorag import render
 from chronorag.cli.options import (
     Subparsers,
     batch_option,
-    db_default,
+    existing_db,
     judges,
     quiet_option,
-    require_store,
     store_options,
     zone_of,
 )
@@ -39,11 +38,11 @@ def add(sub: Subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    require_store(args.db or db_default())
+    db = existing_db(args)
     from chronorag.cli.progress import progress_bar
     from chronorag.engine import Engine
 
-    with Engine(args.db or db_default(), tz=zone_of(args.tz)) as engine:
+    with Engine(db, tz=zone_of(args.tz)) as engine:
         bar = progress_bar(sys.stderr, quiet=args.quiet, what="reindexing")
         try:
             report = engine.reindex(embedder=args.embedder, judges=judges(args.judges),

@@ -8,7 +8,7 @@ import json
 from typing import Any
 
 from chronorag import render
-from chronorag.cli.options import Subparsers, db_default, iso, require_store, store_options, zone_of
+from chronorag.cli.options import Subparsers, db_of, existing_db, iso, store_options, zone_of
 from chronorag.clock import system_now
 
 
@@ -30,7 +30,7 @@ def add(sub: Subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    require_store(args.db or db_default())
+    db = existing_db(args)
     from chronorag.review import DEFAULT_THRESHOLD, review
     from chronorag.store.opening_uri import open_store
 
@@ -39,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
     as_of = args.as_of or system_now()
     as_of = as_of if as_of.tzinfo is not None else as_of.replace(tzinfo=zone_of(args.tz))
     threshold = DEFAULT_THRESHOLD if args.threshold is None else args.threshold
-    store = open_store(args.db or db_default())
+    store = open_store(db)
     try:
         report = review(store, as_of=as_of, threshold=threshold)
     finally:
@@ -55,7 +55,7 @@ def _accept(args: argparse.Namespace) -> int:
     from chronorag.engine import Engine
 
     done: dict[str, Any] = {}
-    with Engine(args.db or db_default(), tz=zone_of(args.tz)) as engine:
+    with Engine(db_of(args), tz=zone_of(args.tz)) as engine:
         if args.accept_dates is not None:
             done["dates"] = engine.accept_dates(args.accept_dates or None, now=system_now())
         if args.accept_versions is not None:

@@ -6,7 +6,7 @@ import argparse
 
 from chronorag.cli.options import (
     Subparsers,
-    db_default,
+    db_of,
     llm_of,
     positive,
     serve_options,
@@ -37,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
     require_extra()
     llm = llm_of(args)
     store_to_serve(args)
-    serve(args.db or db_default(), host=args.host, port=args.port, tz=zone_of(args.tz),
+    serve(db_of(args), host=args.host, port=args.port, tz=zone_of(args.tz),
           clock=system_now, limits=Limits(body_bytes=args.max_body_mb * 1024 * 1024,
                                           read_s=float(args.timeout)), llm=llm)
     return 0
