@@ -80,7 +80,8 @@ _HOW_MEASURE = re.compile(
     r"\bhow\s+(?:much|tall|high|far|big|large|old|wide|deep|heavy|long\s+is\s+the\s+\w+"
     r"\s+(?:river|road|bridge|wall|tunnel))\b|\bwhat\s+(?:is\s+the\s+|was\s+the\s+)?"
     r"(?:fee|price|cost|percentage|percent|rate|amount|population|number|cap|limit|"
-    r"maximum|minimum|threshold|age|interest|size|quota|discount|penalty|deposit)\b|\b(?:below|above|under|over)\s+what\b",
+    r"maximum|minimum|threshold|age|interest|size|quota|discount|penalty|deposit)\b|"
+    r"\b(?:below|above|under|over)\s+what\b",
     re.IGNORECASE)
 _DURATION_QUESTION = re.compile(
     r"\bhow\s+long\b|\bwindow\b|\bperiod\b|\bdeadline\b|\btime\s+limit\b|多久|多长时间|"
@@ -127,7 +128,7 @@ _ZH_UNITS = ("兆字节|千字节|字节|[KMGT]i?B|个工作日|工作日|个小
 _ZH_TIME_UNITS = "个工作日|工作日|个小时|小时|分钟|个月|天|日|周|星期|年"
 # Bounds said before a Chinese quantity ("不超过 10 兆字节"), kept with it as English's are.
 _ZH_QUALIFIER = r"(?:不超过|不少于|不低于|不高于|至少|最多|超过|少于|多于|高于|低于|高达)?\s*"
-_ZH_MEASURED = re.compile(rf"({_ZH_QUALIFIER})({_ZH_NUMBER}\s*(?:{_ZH_UNITS})?)")
+_ZH_MEASURED = re.compile(rf"{_ZH_QUALIFIER}({_ZH_NUMBER}\s*(?:{_ZH_UNITS})?)")
 # Words a question counts in that need the counted noun after them: "48枚" says nothing.
 _ZH_CLASSIFIERS = frozenset("枚个名位件项本家座条次种所张辆台")
 _CAPITALIZED = re.compile(r"[A-Z][\w'’.-]*(?:\s+(?:(?:de|van|von|der|da|di|bin|al|la|le)\s+)?"
@@ -313,7 +314,7 @@ def _zh_number(unit: str, sentence: str) -> str | None:
 
 def _first_zh_measure(sentence: str) -> str | None:
     for found in _ZH_MEASURED.finditer(sentence):
-        text = found.group(2).strip()
+        text = found.group(1).strip()
         if not any(c.isdigit() or c in "零〇一二两三四五六七八九十百千万" for c in text[:1]):
             continue
         following = sentence[found.end():found.end() + 1]
@@ -322,7 +323,7 @@ def _first_zh_measure(sentence: str) -> str | None:
             continue
         if text[-1:] not in "万亿" and not re.search(f"(?:{_ZH_UNITS})$", text):
             continue
-        return found.group(1) + text
+        return found.group(0).strip()  # the bound said before it included
     return None
 
 
