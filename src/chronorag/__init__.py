@@ -6,8 +6,9 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from chronorag.engine import Engine
+    from chronorag.model import Asking
 
-__all__ = ["Engine"]
+__all__ = ["Asking", "Engine"]
 __version__ = "0.1.0"
 
 
@@ -17,4 +18,8 @@ def __getattr__(name: str) -> Any:
         from chronorag.engine import Engine
 
         return Engine
+    if name == "Asking":
+        from chronorag.model import Asking
+
+        return Asking
     raise AttributeError(f"module 'chronorag' has no attribute {name!r}")

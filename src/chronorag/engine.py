@@ -21,7 +21,7 @@ from chronorag.errors import ConfigError, StoreError
 from chronorag.extensions import Extension, IngestExtension, create_extensions
 from chronorag.ingest.git_history import git_inputs
 from chronorag.ingest.ids import IdRoot
-from chronorag.model import Answer, Query
+from chronorag.model import Answer, Asking, Query
 from chronorag.people import Directory, load_directory
 from chronorag.pipeline.accept import Accepted, Linked, accept_dates, accept_versions
 from chronorag.pipeline.delete import delete_documents
@@ -272,6 +272,7 @@ class Engine:
     def query(
         self,
         question: str,
+        asking: Asking | None = None,
         *,
         now: datetime | None = None,
         as_of: datetime | None = None,
@@ -280,18 +281,20 @@ class Engine:
         admin: bool = False,
         tz: tzinfo | None = None,
     ) -> Query:
-        """Understand a question and fix its reference times.
+        """Understand a question and fix its reference times and zone.
 
-        ``user`` is who asks (我/I/my/me mean them; they see public documents, their own
-        records and those they were granted); ``admin`` sees every record. ``tz`` reads
-        naive times of this question (default: the engine's).
+        The circumstances come as one ``asking`` or as keywords (see :class:`Asking`),
+        not both. ``tz`` reads naive times of this question (default: the engine's).
         """
-        tz = tz or self.tz
-        now = _aware(now or self.clock(), tz)
-        understanding = understand(question, now=now, tz=tz, people=self.store.people(),
-                                   user=user)
-        resolved = _aware(as_of, tz) if as_of else resolve_as_of(understanding, now)
-        return Query(question, now, resolved, understanding, user=user, k=k, admin=admin)
+        asking = _asking(asking, now=now, as_of=as_of, user=user, k=k, admin=admin, tz=tz)
+        zone = asking.tz or self.tz
+        moment = _aware(asking.now or self.clock(), zone)
+        understanding = understand(question, now=moment, tz=zone, people=self.store.people(),
+                                   user=asking.user)
+        resolved = (_aware(asking.as_of, zone) if asking.as_of
+                    else resolve_as_of(understanding, moment))
+        return Query(question, moment, resolved, understanding, user=asking.user, k=asking.k,
+                     admin=asking.admin, tz=zone)
 
     def retrieve(self, query: Query, *, config: SearchConfig | None = None) -> Ranked:
         """Ranked hits for a prepared query (the evaluation harness uses this)."""
@@ -301,6 +304,7 @@ class Engine:
     def ask(
         self,
         question: str,
+        asking: Asking | None = None,
         *,
         now: datetime | None = None,
         as_of: datetime | None = None,
@@ -312,19 +316,21 @@ class Engine:
     ) -> Answer:
         """Answer a question with evidence, provenance and a status.
 
-        Without ``user`` only documents without a ``subject`` are visible, unless ``admin``.
-        ``tz`` reads naive times of this question and shows the answer's times (default:
-        the engine's). With an ``llm`` the model writes the answer (see :meth:`generate`);
-        ``generate=False`` returns the extractive answer, to be passed to it later.
+        Who asks, when, about when and in which zone come as one ``asking`` or as
+        keywords (see :class:`Asking`). Without ``user`` only documents without a
+        ``subject`` are visible, unless ``admin``. With an ``llm`` the model writes the
+        answer (see :meth:`generate`); ``generate=False`` returns the extractive answer,
+        to be passed to it later.
         """
         started = time.perf_counter()
-        query = self.query(question, now=now, as_of=as_of, user=user, k=k, admin=admin, tz=tz)
+        query = self.query(question, asking, now=now, as_of=as_of, user=user, k=k,
+                           admin=admin, tz=tz)
         timings = {"understand": (time.perf_counter() - started) * 1000.0}
         ranked = self.retrieve(query)
         timings.update(ranked.timings_ms)
         answer = build_answer(
             query, ranked.hits, upcoming=ranked.upcoming, documents=ranked.documents,
-            min_semantic=self.config.min_semantic, timings_ms=timings, tz=tz or self.tz,
+            min_semantic=self.config.min_semantic, timings_ms=timings,
         )
         # Extensions add beside the evidence (the semantic layer: terms, approved examples
         # and join paths for analytics questions); one without anything to add costs a check.
@@ -334,7 +340,7 @@ class Engine:
             if added is not None:
                 extras[name] = added
         answer = replace(answer, extras=extras) if extras != answer.extras else answer
-        return self.generate(answer, tz=tz) if generate else answer
+        return self.generate(answer) if generate else answer
 
     def generate(self, answer: Answer, *, tz: tzinfo | None = None,
                  on_text: Callable[[str], None] | None = None) -> Answer:
@@ -342,10 +348,11 @@ class Engine:
         when every cited id applies and every number and date is in the cited evidence,
         else the answer turns ``uncertain`` and keeps its extractive answer. ``on_text``
         receives the text as it streams, before that check. Without an ``llm``: unchanged.
+        Times are shown in ``tz``, by default the zone the question was read in.
         """
         if self.llm is None:
             return answer
-        return write_answer(answer, llm=self.llm, tz=tz or self.tz, on_text=on_text)
+        return write_answer(answer, llm=self.llm, tz=tz or answer.tz, on_text=on_text)
 
     def warm_up(self) -> threading.Thread:
         """Load the models of the configured pipeline in a background thread, so a first
@@ -390,6 +397,17 @@ class Engine:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _asking(asking: Asking | None, *, now: datetime | None, as_of: datetime | None,
+            user: str | None, k: int, admin: bool, tz: tzinfo | None) -> Asking:
+    keywords = Asking(user=user, admin=admin, now=now, as_of=as_of, tz=tz, k=k)
+    if asking is None:
+        return keywords
+    if keywords != Asking():
+        raise TypeError("give the question's circumstances as one Asking or as keywords, "
+                        "not both")
+    return asking
 
 
 def _aware(moment: datetime, tz: tzinfo) -> datetime:

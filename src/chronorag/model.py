@@ -11,7 +11,7 @@ import hashlib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime, tzinfo
 from typing import Any
 
 
@@ -334,8 +334,26 @@ class Understanding:
 
 
 @dataclass(frozen=True)
+class Asking:
+    """The circumstances of one question: who asks, when, about when, in which zone.
+
+    ``None`` leaves a value to the engine: ``now`` its clock, ``as_of`` the time the
+    question names (else ``now``), ``tz`` its zone. A ``user`` sees public documents,
+    their own records and those they were granted; an ``admin`` sees every record.
+    """
+
+    user: str | None = None
+    admin: bool = False
+    now: datetime | None = None
+    as_of: datetime | None = None
+    tz: tzinfo | None = None
+    k: int = 5
+
+
+@dataclass(frozen=True)
 class Query:
-    """A question ready for retrieval: its understanding and its reference times."""
+    """A question ready for retrieval: its understanding, its reference times and the
+    zone its times are read and shown in."""
 
     text: str
     now: datetime
@@ -345,6 +363,7 @@ class Query:
     k: int = 5
     # An admin sees every record, whatever its subject (the CLI's ``--admin``).
     admin: bool = False
+    tz: tzinfo = UTC
 
     @property
     def content(self) -> str:
@@ -475,6 +494,9 @@ class Answer:
     # Additive top-level keys of ``to_json`` from optional stages (e.g. "semantic"); they
     # never override a key of the contract above.
     extras: Mapping[str, Any] = field(default_factory=dict)
+    # The zone the question's times were read in; a model writing the answer later shows
+    # its times in it. Not part of the JSON: ``now`` and ``as_of`` carry their offsets.
+    tz: tzinfo = UTC
 
     def to_json(self) -> dict[str, Any]:
         out = {

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from datetime import UTC, tzinfo
+from datetime import tzinfo
 
 from chronorag.answer import personal, when
 from chronorag.answer.decide import AnswerRules, Decision, decide, semantic
@@ -38,7 +38,6 @@ def build_answer(
     min_semantic: float,
     timings_ms: Mapping[str, float] | None = None,
     rules: AnswerRules | None = None,
-    tz: tzinfo | None = None,
 ) -> Answer:
     """Decide the status and the short answer from the ranked hits.
 
@@ -49,7 +48,7 @@ def build_answer(
     why a relevant document was not used), then the rest, ``query.k`` items at least.
 
     Over personal records the answer is shaped by intent and validated
-    (``answer.personal``); times are read in ``tz`` (default: the zone of ``query.now``).
+    (``answer.personal``); times are read and shown in ``query.tz``.
     """
     # ``documents`` is what the asker may see (the search narrows it to the privacy scope).
     # A hit outside it, e.g. a record stored after the privacy check but before retrieval
@@ -62,11 +61,11 @@ def build_answer(
     items = evidence_items(query, hits, documents=documents, authority=rules.authority)
     later = evidence_items(query, upcoming, documents=documents, authority=rules.authority)
     decision = decide(query.text, items, upcoming=later, as_of=query.as_of, rules=rules)
-    zone = tz or query.now.tzinfo or UTC
+    zone = query.tz
     if personal.applies(items, decision):
         decision = personal.answer_records(
-            query, items, general=decision, documents=documents, min_semantic=min_semantic,
-            tz=zone).decision
+            query, items, general=decision, documents=documents,
+            min_semantic=min_semantic).decision
     elif (dated := own_date(decision, question=query.text, documents=documents,
                             tz=zone)) is not None:
         decision = dated
@@ -78,7 +77,7 @@ def build_answer(
         understanding=query.understanding, status=decision.status, answer=decision.answer,
         evidence=order_evidence(items, decision, k=query.k, min_semantic=min_semantic),
         upcoming=decision.upcoming, flags=decision.flags, timings_ms=dict(timings_ms or {}),
-        extras=extras,
+        extras=extras, tz=zone,
     )
 
 

@@ -99,9 +99,9 @@ def applies(items: Sequence[Evidence], general: Decision) -> bool:
 
 
 def answer_records(query: Query, items: Sequence[Evidence], *, general: Decision,
-                   documents: Mapping[str, Document], min_semantic: float,
-                   tz: tzinfo) -> PersonalAnswer:
-    """Shape and validate the answer of ``query`` from the record evidence ``items``."""
+                   documents: Mapping[str, Document], min_semantic: float) -> PersonalAnswer:
+    """Shape and validate the answer of ``query`` from the record evidence ``items``;
+    times are read and shown in ``query.tz``."""
     terms = key_terms(query)
     records = [e for e in items if e.occurred_at is not None and e.applicable
                and "violates_time" not in e.flags]
@@ -120,10 +120,10 @@ def answer_records(query: Query, items: Sequence[Evidence], *, general: Decision
     doc = documents.get(best.doc_id)
     granularity = doc.occurred_at.granularity if doc and doc.occurred_at else None
     if query.understanding.intent is Intent.TIME and not _asks_time_of_day(query):
-        return _when(query, ordered, relevant, terms, general=general, tz=tz,
+        return _when(query, ordered, relevant, terms, general=general,
                      sessions=_sessions(relevant, documents))
     if query.understanding.intent is Intent.TIME:
-        text, flags = _time(query, best, tz=tz, granularity=granularity)
+        text, flags = _time(query, best, granularity=granularity)
     else:
         text = (best.sentence or best.text).strip()
         flags = check.check_content(text, best)
@@ -145,14 +145,14 @@ def _within_a_day(query: Query) -> bool:
 
 
 def _when(query: Query, ordered: Sequence[Evidence], ranked: Sequence[Evidence],
-          terms: frozenset[str], *, general: Decision, tz: tzinfo,
+          terms: frozenset[str], *, general: Decision,
           sessions: Mapping[str, Hashable]) -> PersonalAnswer:
     """A date answer (``answer.when``) from the relevant records, ``ordered`` best first
     (``ranked``: the same in the ranking's order): the time the best record's text states,
     else the time one ranked just after it states (``_dated``), else the best record's
     recorded day. ``uncertain`` when records as relevant state another time, or the text
     contradicts the date (``check.check_date``)."""
-    tense = when.question_tense(query.text)
+    tense, tz = when.question_tense(query.text), query.tz
     best, time = _dated(ordered[0], ranked, telling=_telling(terms, ordered), tense=tense,
                         tz=tz, sessions=sessions)
     if time is None:
@@ -239,8 +239,9 @@ def _sources(time: when.AnswerTime, *, passed_over: Evidence | None) -> list[str
     return [*flags, *([when.FROM_RELATED] if passed_over is not None else [])]
 
 
-def _time(query: Query, best: Evidence, *, tz: tzinfo,
+def _time(query: Query, best: Evidence, *,
           granularity: Granularity | None) -> tuple[str, list[str]]:
+    tz = query.tz
     times = check.clock_times(best, tz=tz, granularity=granularity)
     if not times:
         return "", [check.NO_TIME]

@@ -18,6 +18,7 @@ from chronorag.cli.options import (
     zone_of,
 )
 from chronorag.clock import system_now
+from chronorag.model import Asking
 
 
 def add(sub: Subparsers) -> None:
@@ -43,8 +44,9 @@ def run(args: argparse.Namespace) -> int:
     with Engine(existing_db(args), tz=zone_of(args.tz), llm=llm) as engine:
         warming = engine.warm_up()  # models load while the question is understood
         try:
-            answer = engine.ask(args.question, now=args.now or system_now(),
-                                as_of=args.as_of, user=args.user, k=args.k, admin=args.admin)
+            answer = engine.ask(args.question, Asking(
+                user=args.user, admin=args.admin, now=args.now or system_now(),
+                as_of=args.as_of, k=args.k))
             if args.json:
                 print(json.dumps(answer.to_json(), ensure_ascii=False, indent=2))
             else:

@@ -142,7 +142,7 @@ def _run_one(engine: Engine, q: Question, config: SearchConfig, result: MethodRe
     query = engine.query(q.text, now=q.now or EVAL_NOW, user=q.user, k=max(KS))
     ranked = engine.retrieve(query, config=config)
     answer = build_answer(query, ranked.hits, documents=ranked.documents,
-                          min_semantic=config.min_semantic, tz=engine.tz)
+                          min_semantic=config.min_semantic)
     result.latencies_ms.append((time.perf_counter() - started) * 1000.0)
     for stage, ms in ranked.timings_ms.items():
         result.stage_ms.setdefault(stage, []).append(ms)
@@ -161,7 +161,7 @@ def _run_one(engine: Engine, q: Question, config: SearchConfig, result: MethodRe
         return
     result.answer_ranks.setdefault(q.level, []).append(
         answer_hit_ranks([h.chunk.text for h in top], q.answers))
-    verdict = judge_short_answer(answer.answer, q.answers, now=query.now, tz=engine.tz,
+    verdict = judge_short_answer(answer.answer, q.answers, now=query.now, tz=query.tz,
                                  stated=stated_time(answer.extras.get("answer_time")))
     result.short_answers.setdefault(q.level, []).append(verdict.right)
     result.time_golds[q.level] = result.time_golds.get(q.level, 0) + verdict.time_golds

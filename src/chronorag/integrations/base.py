@@ -3,12 +3,12 @@ flattened into (text, metadata) pairs that follow the JSON contract of ``ask --j
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from datetime import datetime
+from dataclasses import dataclass, replace
 from typing import Any
 
 from chronorag.clock import system_now
 from chronorag.engine import Engine
+from chronorag.model import Asking
 
 # Copied from each evidence item of ``Answer.to_json()``, so the metadata cannot drift
 # from the contract (``text`` becomes the page content; ``scores`` stays in the answer).
@@ -27,9 +27,8 @@ class Hit:
     score: float
 
 
-def ask(engine: Engine, question: str, *, now: datetime | None, as_of: datetime | None,
-        user: str | None, k: int, admin: bool) -> list[Hit]:
-    """The first ``k`` evidence items of ``engine.ask(question)``, best first.
+def ask(engine: Engine, question: str, asking: Asking) -> list[Hit]:
+    """The first ``asking.k`` evidence items of ``engine.ask(question)``, best first.
 
     The engine may show more than ``k`` (every decisive item, so a conflict is visible);
     a framework retriever promises ``k`` documents, and the answer's status, carried in
@@ -40,11 +39,11 @@ def ask(engine: Engine, question: str, *, now: datetime | None, as_of: datetime 
     engine's own ``llm``, if any, is not asked: the framework's chain writes the answer
     from these documents, and ``answer`` in their metadata is the extractive one.
     """
-    answer = engine.ask(question, now=now or system_now(), as_of=as_of, user=user, k=k,
-                        admin=admin, generate=False).to_json()
+    moment = asking.now or system_now()
+    answer = engine.ask(question, replace(asking, now=moment), generate=False).to_json()
     # The answer's own status lives beside the evidence's (a document's) status.
     shared = {"answer_status": answer["status"], "answer": answer["answer"]}
     return [Hit(text=item["text"],
                 metadata={**{f: item[f] for f in EVIDENCE_FIELDS}, **shared},
                 score=float(item["score"]))
-            for item in answer["evidence"][:k]]
+            for item in answer["evidence"][:asking.k]]

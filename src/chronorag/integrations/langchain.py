@@ -14,6 +14,7 @@ from typing import Any
 from chronorag.engine import Engine
 from chronorag.errors import MissingDependencyError
 from chronorag.integrations.base import ask
+from chronorag.model import Asking
 
 try:
     from langchain_core.callbacks import (
@@ -49,8 +50,8 @@ class ChronoragRetriever(BaseRetriever):
     def _get_relevant_documents(self, query: str, *,
                                 run_manager: CallbackManagerForRetrieverRun,
                                 **kwargs: Any) -> list[Document]:
-        hits = ask(self.engine, query, now=self.now, as_of=self.as_of, user=self.user,
-                   k=int(kwargs.get("k", self.k)), admin=self.admin)
+        hits = ask(self.engine, query, Asking(user=self.user, admin=self.admin, now=self.now,
+                                              as_of=self.as_of, k=int(kwargs.get("k", self.k))))
         return [Document(page_content=hit.text, metadata=hit.metadata) for hit in hits]
 
     async def _aget_relevant_documents(self, query: str, *,

@@ -15,6 +15,7 @@ from typing import Any
 from chronorag.engine import Engine
 from chronorag.errors import MissingDependencyError
 from chronorag.integrations.base import ask
+from chronorag.model import Asking
 
 try:
     from llama_index.core.retrievers import BaseRetriever
@@ -45,8 +46,8 @@ class ChronoragRetriever(BaseRetriever):
         super().__init__(**kwargs)  # callback_manager, verbose, ...
 
     def _retrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
-        hits = ask(self.engine, query_bundle.query_str, now=self.now, as_of=self.as_of,
-                   user=self.user, k=self.k, admin=self.admin)
+        hits = ask(self.engine, query_bundle.query_str, Asking(
+            user=self.user, admin=self.admin, now=self.now, as_of=self.as_of, k=self.k))
         return [NodeWithScore(node=TextNode(text=hit.text, id_=hit.metadata["chunk_id"],
                                             metadata=hit.metadata),
                               score=hit.score)

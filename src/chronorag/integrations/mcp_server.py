@@ -22,6 +22,7 @@ from chronorag.answer.llm import Generator
 from chronorag.clock import parse_moment
 from chronorag.engine import Engine
 from chronorag.errors import ChronoragError, ConfigError, MissingDependencyError, TimeParseError
+from chronorag.model import Asking
 
 if TYPE_CHECKING:
     from mcp.server import MCPServer
@@ -67,7 +68,7 @@ class Tools:
         """``chronorag ask --json``."""
         moment, about = _moment(now, "now") or self.clock(), _moment(as_of, "as_of")
         with self._lock:
-            answer = self.engine.ask(question, now=moment, as_of=about, user=user, k=k)
+            answer = self.engine.ask(question, Asking(user=user, now=moment, as_of=about, k=k))
         return answer.to_json()
 
     def time(self, expression: str, *, now: str | None = None) -> dict[str, Any]:

@@ -19,7 +19,6 @@ import math
 import threading
 from collections.abc import AsyncIterator, Callable
 from contextlib import suppress
-from datetime import tzinfo
 from typing import Any
 
 import anyio
@@ -34,12 +33,12 @@ from chronorag.serve.service import Service, internal_error
 log = logging.getLogger(__name__)
 
 
-async def written(service: Service, answer: Answer, *, tz: tzinfo | None) -> Answer:
+async def written(service: Service, answer: Answer) -> Answer:
     """``answer`` as the model writes it (unchanged without an llm), off the event loop."""
     if service.llm is None:
         return answer
     return await anyio.to_thread.run_sync(
-        lambda: service.generate(answer, tz=tz), abandon_on_cancel=True)
+        lambda: service.generate(answer), abandon_on_cancel=True)
 
 
 def event(name: str, data: Any) -> ServerSentEvent:
@@ -49,15 +48,14 @@ def event(name: str, data: Any) -> ServerSentEvent:
         data, ensure_ascii=False, separators=(",", ":")))
 
 
-async def events(service: Service, answer: Answer, *, tz: tzinfo | None
-                 ) -> AsyncIterator[ServerSentEvent]:
+async def events(service: Service, answer: Answer) -> AsyncIterator[ServerSentEvent]:
     """The events of one streamed answer (see the module's docstring)."""
     try:
         yield event("evidence", answer.to_json())
         if service.llm is None:
             yield event("answer", answer.to_json())
             return
-        with _writing(service, answer, tz=tz) as pieces:
+        with _writing(service, answer) as pieces:
             async for piece in pieces:
                 if isinstance(piece, Exception):
                     raise piece
@@ -70,8 +68,8 @@ async def events(service: Service, answer: Answer, *, tz: tzinfo | None
         yield event("error", internal_error(exc).to_json())
 
 
-def _writing(service: Service, answer: Answer, *, tz: tzinfo | None
-             ) -> MemoryObjectReceiveStream[str | Answer | Exception]:
+def _writing(service: Service,
+             answer: Answer) -> MemoryObjectReceiveStream[str | Answer | Exception]:
     """Start the model writing ``answer`` in a thread of its own; the stream yields its
     pieces, then the checked answer (or the exception that stopped it).
 
@@ -94,7 +92,7 @@ def _writing(service: Service, answer: Answer, *, tz: tzinfo | None
 
     def work() -> None:
         try:
-            deliver(service.generate(answer, tz=tz, on_text=deliver))
+            deliver(service.generate(answer, on_text=deliver))
         except Exception as exc:  # relayed; the reader logs it
             deliver(exc)
         finally:

@@ -18,7 +18,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.sse import EventSourceResponse, ServerSentEvent
 
 from chronorag.clock import parse_moment
-from chronorag.model import Answer
+from chronorag.model import Answer, Asking
 from chronorag.serve.generation import events, written
 from chronorag.serve.keys import authenticate
 from chronorag.serve.schemas import AskBody, ContextBody, ExtractBody, zone
@@ -101,31 +101,21 @@ def whoami(key: Caller) -> dict[str, Any]:
     return {"id": key.id, "user": key.user, "admin": key.admin}
 
 
-@dataclass(frozen=True)
-class Asked:
-    """A question after its turn: the extractive answer, and the zone it was asked in."""
-
-    answer: Answer
-    tz: tzinfo | None
-
-
-async def extractive(body: AskBody, key: Caller, ctx: Ctx) -> Asked:
+async def extractive(body: AskBody, key: Caller, ctx: Ctx) -> Answer:
     """The question's turn: retrieval and the extractive answer. A dependency, so that a
     401, 422 or 503 is a JSON response before a stream could open."""
-    tz, now = _zone(body.tz), ctx.now(body.now)
-    answer = await ctx.read(lambda: ctx.service.ask(
-        key, body.question, now=now, as_of=body.as_of, k=body.k, tz=tz))
-    return Asked(answer, tz)
+    asking = Asking(now=ctx.now(body.now), as_of=body.as_of, tz=_zone(body.tz), k=body.k)
+    return await ctx.read(lambda: ctx.service.ask(key, body.question, asking))
 
 
-Extractive = Annotated[Asked, Depends(extractive)]
+Extractive = Annotated[Answer, Depends(extractive)]
 
 
 @router.post("/ask", tags=["ask"])
 async def ask(asked: Extractive, ctx: Ctx) -> JSONResponse:
     """Exactly ``chronorag ask --json``, asked by the key's user; with an llm the model
     writes the answer (``generation`` says how) after the question's turn."""
-    answer = await written(ctx.service, asked.answer, tz=asked.tz)
+    answer = await written(ctx.service, asked)
     return JSONResponse(answer.to_json())
 
 
@@ -134,7 +124,7 @@ async def ask_stream(asked: Extractive, ctx: Ctx) -> AsyncIterator[ServerSentEve
     """``/v1/ask`` as server-sent events: ``evidence`` (the extractive answer), ``delta``
     (``{"text"}``) as the model writes, then ``answer`` (what ``/v1/ask`` returns); a
     failure after the start ends the stream with ``error``."""
-    async for item in events(ctx.service, asked.answer, tz=asked.tz):
+    async for item in events(ctx.service, asked):
         yield item
 
 

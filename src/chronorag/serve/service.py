@@ -13,7 +13,7 @@ import logging
 import tempfile
 import threading
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, tzinfo
 from pathlib import Path, PurePath
 from typing import Any
@@ -23,7 +23,7 @@ from chronorag.config import SearchConfig
 from chronorag.engine import Engine
 from chronorag.errors import ConfigError, FieldError, NotFoundError, ValidationError
 from chronorag.ingest import SUFFIXES, Named
-from chronorag.model import Answer
+from chronorag.model import Answer, Asking
 from chronorag.people.load import parse_directory
 from chronorag.render import document_json, document_summary
 from chronorag.store.base import ApiKey
@@ -106,22 +106,22 @@ class Service:
     def llm(self) -> Generator | None:
         return self.reader.llm
 
-    def ask(self, key: ApiKey, question: str, *, now: datetime, as_of: datetime | None,
-            k: int, tz: tzinfo | None) -> Answer:
+    def ask(self, key: ApiKey, question: str, asking: Asking) -> Answer:
         """The extractive answer for the key's user (their privacy rules, never an
-        admin's view); :meth:`generate` then has the model write it."""
+        admin's view, whoever ``asking`` names); :meth:`generate` then has the model
+        write it."""
+        asked = replace(asking, user=key.user, admin=False)
         with self._read_lock:
-            return self.reader.ask(question, now=now, as_of=as_of, user=key.user, k=k,
-                                   tz=tz, generate=False)
+            return self.reader.ask(question, asked, generate=False)
 
-    def generate(self, answer: Answer, *, tz: tzinfo | None,
+    def generate(self, answer: Answer, *,
                  on_text: Callable[[str], None] | None = None) -> Answer:
         """``answer`` written by the model and checked (unchanged without an ``llm``).
 
         Not under the read lock: it reads only ``answer`` (its evidence is already the
         asker's), so the next question is retrieved while the model writes.
         """
-        return self.reader.generate(answer, tz=tz, on_text=on_text)
+        return self.reader.generate(answer, on_text=on_text)
 
     def context(self, question: str, *, now: datetime, as_of: datetime | None,
                 budget: int | None, shares: Mapping[str, float] | None,
