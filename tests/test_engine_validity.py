@@ -16,8 +16,8 @@ import pytest
 import yaml
 
 from chronorag import cli
-from chronorag.answer.evidence import NON_DECISIVE
 from chronorag.engine import Engine
+from chronorag.flags import Flag
 from chronorag.model import Answer
 from chronorag.rank.validity import FLAG_ORDER
 
@@ -25,7 +25,7 @@ from chronorag.rank.validity import FLAG_ORDER
 pytestmark = pytest.mark.slow
 
 CASES = Path(__file__).parent / "cases" / "engine_validity"
-KNOWN_FLAGS = frozenset((*FLAG_ORDER, NON_DECISIVE))
+KNOWN_FLAGS = frozenset((*FLAG_ORDER, Flag.NON_DECISIVE))
 """Evidence flags a case compares exactly (pipeline flags like time_unknown are ignored)."""
 
 

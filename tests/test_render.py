@@ -5,9 +5,13 @@ from __future__ import annotations
 import io
 from datetime import UTC, datetime
 
+from chronorag.answer.context import context_for_generation
+from chronorag.flags import Flag
 from chronorag.model import Answer, AnswerStatus, Evidence, Understanding
 from chronorag.render import print_answer
 from chronorag.understand import understand
+
+from .answer.test_decide import typed
 
 NOW = datetime(2026, 11, 5, tzinfo=UTC)
 
@@ -20,7 +24,7 @@ def _evidence(doc_id: str, chunk: int, text: str, *, score: float, **fields: obj
         "valid_from": None, "valid_to": None, "occurred_at": None, "applicable": True,
         "flags": (), "score": score, "scores": {}}
     values.update(fields)
-    return Evidence(**values)  # type: ignore[arg-type]
+    return Evidence(**typed(values))
 
 
 def _printed(answer: Answer) -> str:
@@ -73,3 +77,12 @@ def test_an_unsure_reading_of_the_questions_time_says_why() -> None:
     sure = Answer("2024年谁是德国总理？", NOW, NOW, understand("2024年谁是德国总理？", now=NOW),
                   AnswerStatus.UNCERTAIN, None, ())
     assert "unsure" not in _printed(sure)
+
+
+def test_the_owners_of_parallel_views_are_shown_with_their_flag() -> None:
+    answer = Answer("q", NOW, NOW, Understanding("q", "q"), AnswerStatus.UNCERTAIN, "a; b",
+                    flags=(Flag.PARALLEL_VIEWS, Flag.UPCOMING_UNCHANGED),
+                    owners=("legal", "marketplace"))
+    shown = "flags: parallel_views, owner:legal, owner:marketplace, upcoming_unchanged"
+    assert f"  {shown}" in _printed(answer).splitlines()
+    assert f"; {shown}" in context_for_generation(answer)

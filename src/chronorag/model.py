@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, tzinfo
 from typing import Any
 
+from chronorag.flags import Flag, Flags
+
 
 class Granularity(enum.StrEnum):
     """Precision of a time value, coarsest first."""
@@ -95,7 +97,8 @@ class AnswerStatus(enum.StrEnum):
     NOT_FOUND = "not_found"
 
 
-def _iso(value: datetime | None) -> str | None:
+def iso(value: datetime | None) -> str | None:
+    """``value`` as the JSON carries it: ISO 8601 with its offset, or None."""
     return None if value is None else value.isoformat()
 
 
@@ -148,8 +151,8 @@ class Interval:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "start": _iso(self.start),
-            "end": _iso(self.end),
+            "start": iso(self.start),
+            "end": iso(self.end),
             "granularity": None if self.granularity is None else self.granularity.value,
         }
 
@@ -189,8 +192,8 @@ class Constraint:
         return {
             "relation": self.relation.value,
             "order": None if self.order is None else self.order.value,
-            "start": _iso(interval.start) if interval else None,
-            "end": _iso(interval.end) if interval else None,
+            "start": iso(interval.start) if interval else None,
+            "end": iso(interval.end) if interval else None,
             "anchor": None if self.anchor is None else self.anchor.value,
             "confidence": "sure" if self.sure else "unsure",
             "doubts": [d.value for d in self.doubts],
@@ -227,7 +230,7 @@ class Mention:
         """The phrase, its span in the source, the time it names and what it was read
         against (``anchor``: null for an absolute phrase)."""
         return {"text": self.text, "span": [self.start, self.end], **self.interval.to_json(),
-                "relation": self.relation.value, "anchor": _iso(self.anchor)}
+                "relation": self.relation.value, "anchor": iso(self.anchor)}
 
 
 @dataclass(frozen=True)
@@ -415,7 +418,7 @@ class Hit:
     score: float
     scores: Mapping[str, float] = field(default_factory=dict)
     best_sentence: int | None = None
-    flags: tuple[str, ...] = ()
+    flags: Flags = ()
     applicable: bool = True
     # Set by validity: the successors in force at ``as_of`` that displace the hit's
     # document, and when the document stops applying whatever ``as_of`` (``valid_to`` or
@@ -435,26 +438,27 @@ class Evidence:
     start: int
     end: int
     source_type: str | None
-    status: str | None
-    valid_from: str | None
-    valid_to: str | None
-    occurred_at: str | None
+    status: Status | None
+    # The starts of the document's intervals (an open start: None).
+    valid_from: datetime | None
+    valid_to: datetime | None
+    occurred_at: datetime | None
     applicable: bool
-    flags: tuple[str, ...]
+    flags: Flags
     score: float
     scores: Mapping[str, float]
     # What the answer stage shows beside the text: who owns the source, when it was
     # published, and the chunk sentence that best answers the question (None: not known).
     owner: str | None = None
-    published_at: str | None = None
+    published_at: datetime | None = None
     sentence: str | None = None
     # The times the chunk's own text states (not its document's date fields), those of
     # the best sentence first: what a date answer is read from, with phrase and anchor.
     times: tuple[Mention, ...] = ()
     # Who displaces the document at ``as_of`` (the ``superseded`` flag's reason), and when
-    # it stops applying: ISO time of ``valid_to`` or of its first successor's start.
+    # it stops applying: ``valid_to`` or its first successor's start.
     superseded_by: tuple[str, ...] = ()
-    valid_until: str | None = None
+    valid_until: datetime | None = None
     # The titles of the headings around the best sentence, outermost first; None when the
     # document was not read with headings (a .jsonl record, a text file).
     section: tuple[str, ...] | None = None
@@ -463,14 +467,15 @@ class Evidence:
         out = {
             "doc_id": self.doc_id, "chunk_id": self.chunk_id, "title": self.title,
             "text": self.text, "start": self.start, "end": self.end,
-            "source_type": self.source_type, "status": self.status,
-            "valid_from": self.valid_from, "valid_to": self.valid_to,
-            "occurred_at": self.occurred_at, "applicable": self.applicable,
+            "source_type": self.source_type,
+            "status": None if self.status is None else self.status.value,
+            "valid_from": iso(self.valid_from), "valid_to": iso(self.valid_to),
+            "occurred_at": iso(self.occurred_at), "applicable": self.applicable,
             "flags": list(self.flags), "score": round(self.score, 6),
             "scores": {k: round(v, 6) for k, v in self.scores.items()},
-            "owner": self.owner, "published_at": self.published_at,
+            "owner": self.owner, "published_at": iso(self.published_at),
             "sentence": self.sentence, "times": [m.to_json() for m in self.times],
-            "superseded_by": list(self.superseded_by), "valid_until": self.valid_until,
+            "superseded_by": list(self.superseded_by), "valid_until": iso(self.valid_until),
         }
         if self.section is not None:
             out["section"] = list(self.section)
@@ -489,7 +494,10 @@ class Answer:
     answer: str | None
     evidence: tuple[Evidence, ...] = ()
     upcoming: tuple[Evidence, ...] = ()
-    flags: tuple[str, ...] = ()
+    flags: Flags = ()
+    # The owners of the parallel views (``Flag.PARALLEL_VIEWS``); the JSON lists each as
+    # a flag ``owner:<name>`` after that one.
+    owners: tuple[str, ...] = ()
     timings_ms: Mapping[str, float] = field(default_factory=dict)
     # Additive top-level keys of ``to_json`` from optional stages (e.g. "semantic"); they
     # never override a key of the contract above.
@@ -508,8 +516,18 @@ class Answer:
             "answer": self.answer,
             "evidence": [e.to_json() for e in self.evidence],
             "upcoming": [e.to_json() for e in self.upcoming],
-            "flags": list(self.flags),
+            "flags": self.flag_labels(),
         }
         for key, value in self.extras.items():
             out.setdefault(key, value)
+        return out
+
+    def flag_labels(self) -> list[str]:
+        """The flags as shown and in the JSON: each owner of the parallel views as
+        ``owner:<name>`` right after ``parallel_views``."""
+        out: list[str] = []
+        for flag in self.flags:
+            out.append(str(flag))
+            if flag is Flag.PARALLEL_VIEWS:
+                out.extend(f"owner:{owner}" for owner in self.owners)
         return out

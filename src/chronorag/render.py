@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from rich.markup import escape
 
 from chronorag.model import Answer, Constraint, Document, Evidence, Interval
+from chronorag.model import iso as _iso
 from chronorag.people.model import Directory
 from chronorag.pipeline.accept import Accepted, Linked
 from chronorag.pipeline.ingest import IngestReport
@@ -85,10 +86,10 @@ def print_answer(answer: Answer, *, file: TextIO) -> None:
     for i, group in enumerate(_by_document(answer.evidence), 1):
         console.print(f"  {i}. {_evidence_block(group)}")
     for group in _by_document(answer.upcoming):
-        console.print(f"  [cyan]upcoming[/cyan] from {group[0].valid_from}: "
+        console.print(f"  [cyan]upcoming[/cyan] from {_iso(group[0].valid_from)}: "
                       f"{_evidence_block(group)}")
     if answer.flags:
-        console.print(f"  flags: {escape(', '.join(answer.flags))}")
+        console.print(f"  flags: {escape(', '.join(answer.flag_labels()))}")
     if "generation" in answer.extras:
         console.print(f"  {escape(_generation_line(answer.extras['generation']))}")
 
@@ -158,7 +159,7 @@ def _evidence_block(group: Sequence[Evidence]) -> str:
     owner = f", {first.owner}" if first.owner else ""
     title = f"{first.title} " if first.title and first.title != first.doc_id else ""
     lines = [f"{title}[{first.doc_id}] ({first.source_type or '?'}{owner}; "
-             f"{validity(first.valid_from, first.valid_to)})"]
+             f"{validity(_iso(first.valid_from), _iso(first.valid_to))})"]
     for ev in group:
         text = ev.text if len(ev.text) <= 110 else ev.text[:107] + "..."
         flags = f" [{', '.join(ev.flags)}]" if ev.flags else ""

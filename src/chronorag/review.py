@@ -34,12 +34,13 @@ from typing import Any
 import numpy as np
 
 from chronorag.config import get_preset
+from chronorag.flags import Flag
 from chronorag.ingest.adopt import Titles, adoptable
 from chronorag.ingest.links import LINK_FIELDS
 from chronorag.ingest.versions import Chain, version_chains, version_pairs
 from chronorag.model import Document, Status
 from chronorag.rank.validity import ValidityIndex
-from chronorag.rank.verdict import UNDATED, Validity
+from chronorag.rank.verdict import Validity
 from chronorag.store.base import Store
 from chronorag.timex import relative_phrases
 
@@ -213,7 +214,7 @@ def _undated(documents: dict[str, Document], verdicts: dict[str, Validity]) -> l
                    "no valid_from, occurred_at or published_at: answers resting on it are "
                    "uncertain; add its dates")
         for i, d in documents.items()
-        if UNDATED in verdicts[i].flags and d.status is not Status.RETIRED
+        if Flag.UNDATED in verdicts[i].flags and d.status is not Status.RETIRED
     ]
 
 
@@ -242,7 +243,7 @@ def _stale_copies(documents: dict[str, Document], verdicts: dict[str, Validity],
             verdict = verdicts.get(origin)
             if verdict is None or verdict.applicable:
                 continue
-            why = ", ".join(f for f in verdict.flags if f not in ("derived_copy", UNDATED))
+            why = ", ".join(f for f in verdict.flags if f not in (Flag.DERIVED_COPY, Flag.UNDATED))
             by = f" by {', '.join(verdict.superseded_by)}" if verdict.superseded_by else ""
             items.append(ReviewItem(
                 "stale_copy", (doc_id, origin), (doc.owner, documents[origin].owner),

@@ -9,7 +9,8 @@ from chronorag.answer.context import context_for_generation
 from chronorag.answer.decide import AnswerRules, decide
 from chronorag.answer.differ import stated_numbers, states_differ
 from chronorag.answer.shape import short_answer
-from chronorag.model import Answer, AnswerStatus, Evidence, Understanding
+from chronorag.flags import Flag
+from chronorag.model import Answer, AnswerStatus, Evidence, Status, Understanding
 
 AS_OF = datetime(2026, 11, 5, tzinfo=UTC)
 Q = "How many days do I have to return an item?"
@@ -25,7 +26,19 @@ def ev(doc_id: str, sentence: str, *, semantic: float = 0.99, applicable: bool =
         "owner": "care", "sentence": sentence,
     }
     values.update(fields)
-    return Evidence(**values)
+    return Evidence(**typed(values))
+
+
+def typed(values: dict[str, Any]) -> dict[str, Any]:
+    """Evidence fields as the answer stage holds them, from the JSON's spelling (an ISO
+    time, a status word), so cases read like the contract."""
+    out = dict(values)
+    for name in ("valid_from", "valid_to", "occurred_at", "published_at", "valid_until"):
+        if isinstance(out.get(name), str):
+            out[name] = datetime.fromisoformat(out[name])
+    if isinstance(out.get("status"), str):
+        out["status"] = Status(out["status"])
+    return out
 
 
 def test_short_answers() -> None:
@@ -84,7 +97,13 @@ def test_parallel_views_of_two_owners() -> None:
              ev("c", "within 30 days", owner="care")]
     decision = decide(Q, items, as_of=AS_OF)
     assert decision.status is AnswerStatus.UNCERTAIN
-    assert decision.flags == ("parallel_views", "owner:care", "owner:shop")
+    assert decision.flags == (Flag.PARALLEL_VIEWS,)
+    assert decision.owners == ("care", "shop")
+    answer = Answer(Q, AS_OF, AS_OF, Understanding(Q, Q), decision.status, decision.answer,
+                    flags=(*decision.flags, Flag.UPCOMING_UNCHANGED), owners=decision.owners)
+    # The JSON keeps its contract: each owner a flag right after ``parallel_views``.
+    assert answer.to_json()["flags"] == ["parallel_views", "owner:care", "owner:shop",
+                                         "upcoming_unchanged"]
     assert decision.answer == "45 days (care); 30 days (shop)"
 
 

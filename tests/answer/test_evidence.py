@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from chronorag.answer.evidence import to_evidence
-from chronorag.answer.headings import ONLY_HEADINGS
+from chronorag.flags import Flag
 from chronorag.ingest import chunk_document
 from chronorag.model import Document, Hit
 
@@ -20,7 +20,7 @@ def _evidence(text: str, *, best: int | None, metadata: dict | None = None):
 def test_a_rankers_heading_gives_way_to_a_sentence() -> None:
     item = _evidence(TEXT, best=1)
     assert item.sentence == "Customers may return items within 30 days."
-    assert ONLY_HEADINGS not in item.flags
+    assert Flag.ONLY_HEADINGS not in item.flags
 
 
 def test_a_layout_heading_without_markup_is_skipped() -> None:
@@ -31,7 +31,7 @@ def test_a_layout_heading_without_markup_is_skipped() -> None:
 
 def test_a_chunk_of_headings_only_is_flagged() -> None:
     item = _evidence("# Returns\n\n## Return window\n", best=None)
-    assert ONLY_HEADINGS in item.flags
+    assert Flag.ONLY_HEADINGS in item.flags
 
 
 LIST = ("You may not use any of our services to:\n\nSend spam or bulk mail,\n\n"

@@ -13,9 +13,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from chronorag.answer.generate import FAILED, REJECTED, messages_for, write_answer
+from chronorag.answer.generate import messages_for, write_answer
 from chronorag.answer.llm import Completion, Generator, Message
 from chronorag.answer.openai_chat import OpenAIChat, completions_url
+from chronorag.flags import Flag
 from chronorag.model import Answer, AnswerStatus, Understanding
 
 from .recorded_llm import RecordedLLM, Reply
@@ -66,7 +67,7 @@ def test_a_rejected_answer_is_uncertain_and_keeps_the_extractive_one(text: str,
                                                                     rule: str) -> None:
     out = written(Reply(text))
     assert out.status is AnswerStatus.UNCERTAIN
-    assert out.answer == "30 days" and out.flags == (REJECTED,)
+    assert out.answer == "30 days" and out.flags == (Flag.GENERATED_ANSWER_REJECTED,)
     info = generation(out)
     assert info["used"] is False and info["text"] == text
     assert rule in [p["rule"] for p in info["problems"]]
@@ -105,14 +106,15 @@ def _closed_port() -> str:
 def test_endpoint_failures_keep_the_extractive_answer_with_a_flag(reply: Reply,
                                                                  said: str) -> None:
     out = written(reply, timeout_s=0.5)
-    assert (out.status, out.answer, out.flags) == (AnswerStatus.ANSWERED, "30 days", (FAILED,))
+    assert (out.status, out.answer, out.flags) == (AnswerStatus.ANSWERED, "30 days",
+                                                   (Flag.GENERATION_FAILED,))
     info = generation(out)
     assert info["used"] is False and said in info["error"]
 
 
 def test_an_unreachable_endpoint_is_a_flag_not_a_crash() -> None:
     out = write_answer(ANSWER, llm=OpenAIChat(_closed_port(), timeout_s=2), tz=UTC)
-    assert out.flags == (FAILED,) and "ConnectError" in generation(out)["error"]
+    assert out.flags == (Flag.GENERATION_FAILED,) and "ConnectError" in generation(out)["error"]
 
 
 def test_streaming_hands_over_each_piece_before_the_check() -> None:
@@ -158,7 +160,8 @@ class Raising:
 def test_a_failing_plug_in_is_a_flag_not_a_crash() -> None:
     assert isinstance(Raising(), Generator)
     out = write_answer(ANSWER, llm=Raising(), tz=UTC)
-    assert out.flags == (FAILED,) and "RuntimeError: plug-in bug" in generation(out)["error"]
+    assert out.flags == (Flag.GENERATION_FAILED,)
+    assert "RuntimeError: plug-in bug" in generation(out)["error"]
 
 
 def test_completions_urls() -> None:

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from chronorag.answer.decide import Decision
 from chronorag.answer.own_date import asked_field, own_date
-from chronorag.model import AnswerStatus, Document, Evidence, Granularity, Interval
+from chronorag.model import AnswerStatus, Document, Evidence, Granularity, Interval, Status
 
 DAY = Interval(datetime(2025, 6, 10, tzinfo=UTC), datetime(2025, 6, 11, tzinfo=UTC),
                Granularity.DAY)
@@ -41,8 +41,9 @@ def test_which_date_a_question_asks_for(question: str, field: str | None) -> Non
 
 def _decision(doc_id: str = "tou") -> Decision:
     text = "Mozilla grants you a licence."
-    item = Evidence(doc_id, f"{doc_id}#3", doc_id, text, 0, len(text), "policy", "approved",
-                    "2025-06-10T00:00:00+00:00", None, None, True, (), 0.9, {"semantic": 0.9})
+    item = Evidence(doc_id, f"{doc_id}#3", doc_id, text, 0, len(text), "policy",
+                    Status.APPROVED, datetime(2025, 6, 10, tzinfo=UTC), None, None, True, (),
+                    0.9, {"semantic": 0.9})
     return Decision(AnswerStatus.ANSWERED, "a licence", (item,), (), ())
 
 

@@ -15,7 +15,7 @@ YESTERDAY = Mention("yesterday", 0, 9, Interval(datetime(2023, 7, 2, tzinfo=UTC)
 
 def _turn(doc: str, text: str, *times: Mention, source_type: str = "message") -> Evidence:
     return Evidence(doc, f"{doc}#0", "", text, 0, len(text), source_type, None, None, None,
-                    SAID.isoformat(), True, (), 0.5, {"semantic": 0.5}, times=times)
+                    SAID, True, (), 0.5, {"semantic": 0.5}, times=times)
 
 
 WHAT = _turn("what", "Maria: A car ran a red light and hit us.")

@@ -14,10 +14,10 @@ from typing import Any
 
 import pytest
 
-from chronorag.answer.generate import FAILED, REJECTED
 from chronorag.answer.openai_chat import OpenAIChat
 from chronorag.demo import DEMO_NOW, QUESTIONS
 from chronorag.engine import Engine
+from chronorag.flags import Flag
 from chronorag.model import AnswerStatus
 
 pytestmark = pytest.mark.slow
@@ -60,7 +60,7 @@ def test_no_answer_rests_on_a_version_that_does_not_apply(demo_rules_engine: Eng
             engine.llm = None
         payload = json.loads(json.dumps(answer.to_json(), ensure_ascii=False))
         info = payload["generation"]
-        assert FAILED not in answer.flags, info
+        assert Flag.GENERATION_FAILED not in answer.flags, info
         if extractive.status is AnswerStatus.NOT_FOUND:
             assert info["skipped"] and answer.status is AnswerStatus.NOT_FOUND
             continue
@@ -71,7 +71,7 @@ def test_no_answer_rests_on_a_version_that_does_not_apply(demo_rules_engine: Eng
             assert answer.answer == info["text"].strip()
             assert answer.status is extractive.status
         else:
-            assert REJECTED in answer.flags and info["problems"], info
+            assert Flag.GENERATED_ANSWER_REJECTED in answer.flags and info["problems"], info
             assert answer.status is AnswerStatus.UNCERTAIN
             assert answer.answer == extractive.answer
         assert answer.evidence == extractive.evidence

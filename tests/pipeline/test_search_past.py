@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+from chronorag.flags import Flag
 from chronorag.ingest.dates import parse_date
 from chronorag.model import Chunk, Document, Hit, Query, Understanding
 from chronorag.pipeline import search
-from chronorag.rank.rerank_ce import NOT_RERANKED
 from chronorag.rank.validity import ValidityIndex
 
 AS_OF = datetime(2023, 6, 1, tzinfo=UTC)
@@ -43,7 +43,7 @@ def test_superseded_candidates_go_behind_when_the_others_fill_the_slots() -> Non
               for h, s in zip(live, (0.8, 0.6, 0.3), strict=True)]
     behind = search._behind(judged, past, read=lambda: [], min_semantic=0.05)
     assert [h.chunk.id for h in behind[3:]] == ["old#0", "old#1"]
-    assert all(NOT_RERANKED in h.flags and h.scores["semantic"] <= 0.3 for h in behind[3:])
+    assert all(Flag.NOT_RERANKED in h.flags and h.scores["semantic"] <= 0.3 for h in behind[3:])
 
 
 def test_with_room_to_spare_every_candidate_is_read() -> None:

@@ -10,9 +10,9 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from chronorag.flags import Flag
 from chronorag.model import Chunk, Hit, Query, Sentence, Understanding
 from chronorag.rank.multilingual import MultilingualJudge, levels, lexical_votes
-from chronorag.rank.rerank_ce import NOT_RERANKED, SKIPPED_CJK
 from chronorag.rank.rerank_windows import WindowReranker
 from chronorag.retrieve.base import CosineScale
 
@@ -146,9 +146,9 @@ def test_windows_judge_what_the_cross_encoder_cannot_read_without_running_it():
     ranked = reranker.rerank(query("哪个近？"), hits)
     assert [h.chunk.id for h in ranked] == ["near", "far", "deep"]
     near, far, deep = ranked
-    assert "judge" in near.scores and SKIPPED_CJK not in near.flags
+    assert "judge" in near.scores and Flag.RERANK_SKIPPED_CJK not in near.flags
     assert (near.scores["semantic"], far.scores["semantic"]) == (0.4, 0.1)
-    assert NOT_RERANKED in deep.flags  # beyond judge_top, capped below the judged ones
+    assert Flag.NOT_RERANKED in deep.flags  # beyond judge_top, capped below the judged ones
     assert deep.scores["semantic"] <= far.scores["semantic"]
     # An English question over Chinese passages only: the judge again, no model run.
     ranked = reranker.rerank(query("Which is near?"), hits[:2])
@@ -159,7 +159,7 @@ def test_windows_judge_what_the_cross_encoder_cannot_read_without_running_it():
 def test_without_a_judge_chinese_questions_keep_retrieval_relevance():
     reranker = WindowReranker(top_n=10)
     ranked = reranker.rerank(query("哪个近？"), [hit("x", "远", dense_relevance=0.3)])
-    assert SKIPPED_CJK in ranked[0].flags and ranked[0].scores["semantic"] == 0.3
+    assert Flag.RERANK_SKIPPED_CJK in ranked[0].flags and ranked[0].scores["semantic"] == 0.3
 
 
 def test_bm25_votes_between_texts_of_one_script_only():

@@ -3,8 +3,8 @@ from datetime import UTC, datetime
 import pytest
 
 from chronorag.errors import ConfigError
+from chronorag.flags import Flag
 from chronorag.model import Chunk, Hit, Query, Understanding
-from chronorag.rank.rerank_ce import NOT_RERANKED, SKIPPED_CJK
 from chronorag.rank.rerank_none import NoReranker
 from chronorag.rank.rerankers import RERANKERS, RerankContext
 
@@ -77,7 +77,7 @@ def test_scores_come_back_in_input_order_whatever_the_batching(cross_encoder):
 def test_mostly_chinese_question_skips_the_model_and_says_so(cross_encoder):
     ranked = cross_encoder.rerank(query("默克尔什么时候担任德国总理？"), HITS)
     assert [h.chunk.id for h in ranked] == ["bread", "merkel", "zh"]  # retrieval order kept
-    assert all(SKIPPED_CJK in h.flags and "rerank" not in h.scores for h in ranked)
+    assert all(Flag.RERANK_SKIPPED_CJK in h.flags and "rerank" not in h.scores for h in ranked)
     assert [h.scores["semantic"] for h in ranked] == [0.2, 0.5, pytest.approx(1 / 3)]
 
 
@@ -86,7 +86,7 @@ def test_hits_beyond_top_n_follow_the_judged_ones():
     reranker = RERANKERS.create("cross-encoder", context=RerankContext(top_n=1))
     ranked = reranker.rerank(query("Who was chancellor of Germany?"), HITS[:2])
     assert [h.chunk.id for h in ranked] == ["bread", "merkel"]
-    assert NOT_RERANKED in ranked[1].flags
+    assert Flag.NOT_RERANKED in ranked[1].flags
     assert ranked[1].scores["semantic"] <= ranked[0].scores["semantic"]
 
 
@@ -111,9 +111,10 @@ def test_windows_judge_english_passages_and_keep_retrieval_relevance_of_chinese_
     zh = hit("zh", "默克尔于2005年至2021年担任德国总理。", rrf=0.01, dense_relevance=0.7)
     ranked = reranker.rerank(query("Who was chancellor of Germany?"), [*HITS[:2], zh])
     by_id = {h.chunk.id: h for h in ranked}
-    assert SKIPPED_CJK in by_id["zh"].flags and "rerank" not in by_id["zh"].scores
+    assert Flag.RERANK_SKIPPED_CJK in by_id["zh"].flags and "rerank" not in by_id["zh"].scores
     assert by_id["zh"].scores["semantic"] == 0.7
-    assert "rerank" in by_id["merkel"].scores and SKIPPED_CJK not in by_id["merkel"].flags
+    assert "rerank" in by_id["merkel"].scores
+    assert Flag.RERANK_SKIPPED_CJK not in by_id["merkel"].flags
     assert [h.chunk.id for h in ranked] == ["merkel", "zh", "bread"]
 
 

@@ -23,6 +23,7 @@ from chronorag.answer.evidence import to_evidence
 from chronorag.config import get_preset
 from chronorag.engine import Engine
 from chronorag.errors import ConfigError
+from chronorag.flags import Flag
 from chronorag.model import (
     Chunk,
     Document,
@@ -34,7 +35,7 @@ from chronorag.model import (
 )
 from chronorag.rank.base import Reranker
 from chronorag.rank.mrag import MragTemporal
-from chronorag.rank.rerank_ce import NOT_RERANKED, CrossEncoderReranker
+from chronorag.rank.rerank_ce import CrossEncoderReranker
 from chronorag.rank.rerank_none import NoReranker
 from chronorag.rank.rerank_windows import WindowReranker
 from chronorag.rank.temporal import ChronoTemporal
@@ -156,9 +157,9 @@ def assert_judged_then_unjudged(out: Sequence[Hit], incoming: Sequence[Hit], top
     order and ``score``, never above a judged hit on relevance."""
     head, tail = list(out[:top_n]), list(out[top_n:])
     assert all("semantic" in h.scores for h in out)
-    assert all(NOT_RERANKED not in h.flags and h.score == h.scores["semantic"] for h in head)
+    assert all(Flag.NOT_RERANKED not in h.flags and h.score == h.scores["semantic"] for h in head)
     assert non_increasing([h.score for h in head])
-    assert all(NOT_RERANKED in h.flags for h in tail)
+    assert all(Flag.NOT_RERANKED in h.flags for h in tail)
     assert [(h.chunk.id, h.score) for h in tail] == [(h.chunk.id, h.score)
                                                       for h in incoming[top_n:]]
     floor = min((h.scores["semantic"] for h in head), default=1.0)

@@ -76,8 +76,8 @@ def build_answer(
         question=query.text, now=query.now, as_of=query.as_of,
         understanding=query.understanding, status=decision.status, answer=decision.answer,
         evidence=order_evidence(items, decision, k=query.k, min_semantic=min_semantic),
-        upcoming=decision.upcoming, flags=decision.flags, timings_ms=dict(timings_ms or {}),
-        extras=extras, tz=zone,
+        upcoming=decision.upcoming, flags=decision.flags, owners=decision.owners,
+        timings_ms=dict(timings_ms or {}), extras=extras, tz=zone,
     )
 
 

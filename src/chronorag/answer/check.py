@@ -12,7 +12,7 @@
   complies with the EU-U.").
 
 A failed check turns the answer ``uncertain``; the caller then shows the raw evidence
-with one of the flags below saying why.
+with a ``Flag`` saying why (``ANSWER_UNSUPPORTED``, ``ANSWER_IS_HEADING``, ...).
 """
 
 from __future__ import annotations
@@ -21,27 +21,12 @@ import re
 from collections.abc import Sequence
 from datetime import datetime, tzinfo
 
-from chronorag.answer.headings import ONLY_HEADINGS, is_markup_line
+from chronorag.answer.headings import is_markup_line
 from chronorag.answer.shape import Want, wanted
+from chronorag.flags import Flag
 from chronorag.ingest.sentences import ends_inside_sentence
 from chronorag.model import Evidence, Granularity, Interval
 from chronorag.timex import parse
-
-UNSUPPORTED = "answer_unsupported"
-"""The short answer is neither stated in nor computed from its cited evidence."""
-OUTSIDE_INTERVAL = "evidence_outside_interval"
-"""A cited record happened outside the period the question asks about."""
-NO_TIME = "no_time_in_evidence"
-"""A time was asked, and the deciding record states no time of day."""
-CONTRADICTED = "date_contradicted_by_text"
-"""The answer's date is one the cited evidence's own text contradicts: the record says
-"yesterday" (19 January) and the answer names the day it was said (20 January)."""
-
-HEADING = "answer_is_heading"
-"""The short answer is a heading or markup line (it names a section, states nothing)."""
-INCOMPLETE = "answer_incomplete"
-"""The short answer is shorter than its question needs: no number where one is asked, or a
-sentence cut before its end."""
 
 _NUMBER_TEXT = re.compile(
     r"\d|[零〇一二两三四五六七八九十百千万亿]|\b(?:one|two|three|four|five|six|seven|eight|"
@@ -53,7 +38,7 @@ _CLOCK = frozenset({Granularity.HOUR, Granularity.MINUTE, Granularity.SECOND})
 
 def occurred(item: Evidence) -> datetime | None:
     """The start of a record's ``occurred_at`` (``None`` for other documents)."""
-    return None if item.occurred_at is None else datetime.fromisoformat(item.occurred_at)
+    return item.occurred_at
 
 
 def clock_times(item: Evidence, *, tz: tzinfo, granularity: Granularity | None) -> list[datetime]:
@@ -78,33 +63,33 @@ def format_time(moment: datetime, *, with_date: bool) -> str:
 
 
 def check_time(answer: str, item: Evidence, *, tz: tzinfo,
-               granularity: Granularity | None) -> list[str]:
+               granularity: Granularity | None) -> list[Flag]:
     """Flags when ``answer`` is not one of the times ``item`` states."""
     stated = {format_time(t, with_date=" " in answer)
               for t in clock_times(item, tz=tz, granularity=granularity)}
-    return [] if answer in stated else [UNSUPPORTED]
+    return [] if answer in stated else [Flag.ANSWER_UNSUPPORTED]
 
 
-def check_count(answer: str, counted: Sequence[Evidence]) -> list[str]:
+def check_count(answer: str, counted: Sequence[Evidence]) -> list[Flag]:
     """Flags when ``answer`` is not the number of distinct counted records."""
-    return [] if answer == str(len({e.doc_id for e in counted})) else [UNSUPPORTED]
+    return [] if answer == str(len({e.doc_id for e in counted})) else [Flag.ANSWER_UNSUPPORTED]
 
 
-def check_content(answer: str, item: Evidence) -> list[str]:
+def check_content(answer: str, item: Evidence) -> list[Flag]:
     """Flags when ``answer`` is not a span of the evidence text."""
-    return [] if answer and answer in item.text else [UNSUPPORTED]
+    return [] if answer and answer in item.text else [Flag.ANSWER_UNSUPPORTED]
 
 
-def check_short(answer: str, item: Evidence, *, question: str) -> list[str]:
+def check_short(answer: str, item: Evidence, *, question: str) -> list[Flag]:
     """Flags when ``answer``, said from ``item``, is a heading or less than ``question``
     needs (see the module docstring)."""
     if not answer.strip() or is_markup_line(answer) or (
-            ONLY_HEADINGS in item.flags and answer.strip() == (item.sentence or "").strip()):
-        return [HEADING]
+            Flag.ONLY_HEADINGS in item.flags and answer.strip() == (item.sentence or "").strip()):
+        return [Flag.ANSWER_IS_HEADING]
     if wanted(question) in (Want.NUMBER, Want.DURATION) and not _NUMBER_TEXT.search(answer):
-        return [INCOMPLETE]
+        return [Flag.ANSWER_INCOMPLETE]
     whole = answer.strip() == (item.sentence or item.text).strip()
-    return [INCOMPLETE] if whole and cut_short(answer, item.text) else []
+    return [Flag.ANSWER_INCOMPLETE] if whole and cut_short(answer, item.text) else []
 
 
 def cut_short(answer: str, text: str) -> bool:
@@ -120,7 +105,7 @@ def cut_short(answer: str, text: str) -> bool:
     return end < len(text) and ends_inside_sentence(text[:end], text[end:])
 
 
-def check_date(claimed: Sequence[Interval], item: Evidence) -> list[str]:
+def check_date(claimed: Sequence[Interval], item: Evidence) -> list[Flag]:
     """Flags when the dates an answer names all disagree with the dates its evidence's own
     text states (``Evidence.times``, day or coarser). A text that states no date cannot
     contradict; one date of the answer that agrees is enough (an answer may also name the
@@ -130,10 +115,10 @@ def check_date(claimed: Sequence[Interval], item: Evidence) -> list[str]:
         return []
     if any(c.overlaps(o) for c in claimed for o in own):
         return []
-    return [CONTRADICTED]
+    return [Flag.DATE_CONTRADICTED_BY_TEXT]
 
 
-def check_window(cited: Sequence[Evidence], window: Interval | None) -> list[str]:
+def check_window(cited: Sequence[Evidence], window: Interval | None) -> list[Flag]:
     """Flags when a cited record's event time does not overlap ``window``: the times its
     text states, or when none does, its ``occurred_at`` (a record said the day after its
     event, "yesterday", lies in the window by its text)."""
@@ -144,5 +129,5 @@ def check_window(cited: Sequence[Evidence], window: Interval | None) -> list[str
         if any(m.interval.overlaps(window) for m in item.times):
             continue
         if start is None or not window.contains(start):
-            return [OUTSIDE_INTERVAL]
+            return [Flag.EVIDENCE_OUTSIDE_INTERVAL]
     return []

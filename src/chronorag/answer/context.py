@@ -8,6 +8,7 @@ would happily quote a superseded policy.
 from __future__ import annotations
 
 from chronorag.model import Answer, Evidence
+from chronorag.model import iso as _iso
 
 
 def context_for_generation(answer: Answer, *, max_items: int | None = None) -> str:
@@ -21,7 +22,7 @@ def context_for_generation(answer: Answer, *, max_items: int | None = None) -> s
     lines = [f"Question: {answer.question}",
              f"As of: {answer.as_of.isoformat()} (asked {answer.now.isoformat()})",
              f"Status: {answer.status.value}"
-             + (f"; flags: {', '.join(answer.flags)}" if answer.flags else ""), ""]
+             + (f"; flags: {', '.join(answer.flag_labels())}" if answer.flags else ""), ""]
     evidence = list(answer.evidence)[:max_items] if max_items else list(answer.evidence)
     for item in evidence:
         lines.extend(_block(f"[{item.doc_id}]", item))
@@ -35,8 +36,9 @@ def context_for_generation(answer: Answer, *, max_items: int | None = None) -> s
 def _block(label: str, item: Evidence) -> list[str]:
     fields = {
         "doc_id": item.doc_id, "source_type": item.source_type, "status": item.status,
-        "owner": item.owner, "valid_from": item.valid_from, "valid_to": item.valid_to,
-        "occurred_at": item.occurred_at, "published_at": item.published_at,
+        "owner": item.owner, "valid_from": _iso(item.valid_from),
+        "valid_to": _iso(item.valid_to), "occurred_at": _iso(item.occurred_at),
+        "published_at": _iso(item.published_at),
         "applicable": "yes" if item.applicable else "no",
         "flags": ", ".join(item.flags) or None,
     }

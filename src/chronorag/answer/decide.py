@@ -47,19 +47,13 @@ from chronorag.answer.differ import states_differ
 from chronorag.answer.nearby import SPAN_WANTS, answer_near, gives_span
 from chronorag.answer.shape import wanted
 from chronorag.answer.when import AnswerTime
-from chronorag.model import AnswerStatus, Evidence
+from chronorag.flags import Flag, Flags
+from chronorag.model import AnswerStatus, Evidence, Status
 from chronorag.rank.authority import AuthorityPrior
 
 DEFAULT_MARGIN = 0.05
 """Semantic scores (cross-encoder sigmoid, 0..1) within this of the best count as equal."""
 
-RESTS_ON_UNDATED = "rests_on_undated"
-PARALLEL_VIEWS = "parallel_views"
-NO_APPLICABLE = "no_applicable_evidence"
-ONLY_NON_DECISIVE = "only_non_decisive"
-ONLY_UPCOMING = "only_upcoming"
-TIME_UNVERIFIED = "time_unverified"
-UPCOMING_UNCHANGED = "upcoming_unchanged"
 
 
 @dataclass(frozen=True)
@@ -81,9 +75,16 @@ class Decision:
     answer: str | None
     deciding: tuple[Evidence, ...]
     upcoming: tuple[Evidence, ...]
-    flags: tuple[str, ...]
+    flags: Flags
     # A date answer's time, phrase, anchor and source (``answer.when``); None otherwise.
     time: AnswerTime | None = None
+    # The owners of the parallel views, in their order (with ``Flag.PARALLEL_VIEWS``).
+    owners: tuple[str, ...] = ()
+
+
+def earliest_first(moment: datetime | None) -> tuple[bool, float]:
+    """A sort key: unknown times first, then the earliest."""
+    return (moment is not None, 0.0 if moment is None else moment.timestamp())
 
 
 def semantic(item: Evidence) -> float:
@@ -97,31 +98,31 @@ def decide(question: str, evidence: Sequence[Evidence], *, upcoming: Sequence[Ev
     rules = rules or AnswerRules()
     relevant = [e for e in evidence if semantic(e) >= rules.min_semantic]
     soon = relevant_upcoming(relevant, upcoming, rules=rules)
-    usable = [e for e in relevant if e.applicable and "violates_time" not in e.flags]
+    usable = [e for e in relevant if e.applicable and Flag.VIOLATES_TIME not in e.flags]
     deciders = [e for e in usable if rules.authority.decisive(e.source_type)]
     if not deciders:
-        why = [ONLY_NON_DECISIVE] if usable else [NO_APPLICABLE] if relevant else []
+        why = ([Flag.ONLY_NON_DECISIVE] if usable
+               else [Flag.NO_APPLICABLE_EVIDENCE] if relevant else [])
         if soon:
-            why.append(ONLY_UPCOMING)
+            why.append(Flag.ONLY_UPCOMING)
         return Decision(AnswerStatus.NOT_FOUND, None, (), soon, tuple(why))
     band = _top_band(deciders, rules)
     first = _stating(question, band, as_of)
     views = [first, *_parallel_views(question, first, [e for e in band if e is not first])]
-    flags: list[str] = []
+    flags: list[Flag] = []
     status = AnswerStatus.ANSWERED
     # A text whose own sentences state a time that satisfies the question's constraint is
     # dated by that statement, even when its metadata carries no date (a wiki page).
-    if "undated" in first.flags and "time_verified" not in first.flags:
+    if Flag.UNDATED in first.flags and Flag.TIME_VERIFIED not in first.flags:
         status = AnswerStatus.UNCERTAIN
-        flags.append(RESTS_ON_UNDATED)
-    if "time_unknown" in first.flags or "edge_unverified" in first.flags:
+        flags.append(Flag.RESTS_ON_UNDATED)
+    if Flag.TIME_UNKNOWN in first.flags or Flag.EDGE_UNVERIFIED in first.flags:
         status = AnswerStatus.UNCERTAIN
-        flags.append(TIME_UNVERIFIED)
+        flags.append(Flag.TIME_UNVERIFIED)
     said = _said(question, first, as_of)
     if len(views) > 1:
         status = AnswerStatus.UNCERTAIN
-        flags.append(PARALLEL_VIEWS)
-        flags.extend(f"owner:{v.owner}" for v in views)
+        flags.append(Flag.PARALLEL_VIEWS)
         text = "; ".join(f"{_said(question, v, as_of)} ({v.owner})" for v in views)
     else:
         text = said
@@ -131,8 +132,9 @@ def decide(question: str, evidence: Sequence[Evidence], *, upcoming: Sequence[Ev
         flags.extend(checked)
     soon, unchanged = _new_upcoming(question, soon, said=said, as_of=as_of)
     if unchanged:
-        flags.append(UPCOMING_UNCHANGED)
-    return Decision(status, text, tuple(views), soon, tuple(flags))
+        flags.append(Flag.UPCOMING_UNCHANGED)
+    owners = tuple(str(v.owner) for v in views) if len(views) > 1 else ()
+    return Decision(status, text, tuple(views), soon, tuple(flags), owners=owners)
 
 
 def _new_upcoming(question: str, soon: Sequence[Evidence], *, said: str,
@@ -163,7 +165,7 @@ def relevant_upcoming(relevant: Sequence[Evidence], upcoming: Sequence[Evidence]
     for item in upcoming:
         if semantic(item) >= floor and item.doc_id not in chosen:
             chosen[item.doc_id] = item
-    return tuple(sorted(chosen.values(), key=lambda e: e.valid_from or ""))
+    return tuple(sorted(chosen.values(), key=lambda e: earliest_first(e.valid_from)))
 
 
 def _top_band(deciders: Sequence[Evidence], rules: AnswerRules) -> list[Evidence]:
@@ -180,7 +182,7 @@ def _top_band(deciders: Sequence[Evidence], rules: AnswerRules) -> list[Evidence
     best = semantic(deciders[0])
     wide = [e for e in deciders
             if semantic(e) >= best - max(rules.copy_margin, rules.margin)]
-    pool = [e for e in wide if "derived_copy" not in e.flags] or wide
+    pool = [e for e in wide if Flag.DERIVED_COPY not in e.flags] or wide
     anchor = semantic(pool[0])
     band = [e for e in pool if semantic(e) >= anchor - rules.margin]
     # sorted() is stable: equal priors keep the pipeline's order (temporal fit included).
@@ -208,12 +210,12 @@ def _gives(question: str, item: Evidence, as_of: datetime) -> bool:
 def _parallel_views(question: str, first: Evidence,
                     others: Sequence[Evidence]) -> list[Evidence]:
     """One disagreeing item per other owner, when both sides are approved originals."""
-    if first.status != "approved" or not first.owner:
+    if first.status is not Status.APPROVED or not first.owner:
         return []
     views: dict[str, Evidence] = {}
     for item in others:
-        if (item.status == "approved" and item.owner and item.owner != first.owner
-                and "derived_copy" not in item.flags and item.owner not in views
+        if (item.status is Status.APPROVED and item.owner and item.owner != first.owner
+                and Flag.DERIVED_COPY not in item.flags and item.owner not in views
                 and states_differ(_sentence(first), _sentence(item), question=question)):
             views[item.owner] = item
     return list(views.values())

@@ -9,15 +9,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from datetime import datetime
 
-from chronorag.answer.headings import ONLY_HEADINGS, heading_spans, is_heading
+from chronorag.answer.headings import heading_spans, is_heading
+from chronorag.flags import Flag
 from chronorag.ingest.formats import LAYOUT_KEY, section_path
 from chronorag.lang import HAN_RE, has_han
 from chronorag.model import Chunk, Document, Evidence, Hit, Interval, Mention, Sentence
 from chronorag.rank.authority import AuthorityPrior
-
-NON_DECISIVE = "non_decisive"
-"""Evidence flag: the source type may support an answer but never decide it (forum)."""
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 
@@ -40,18 +39,18 @@ def to_evidence(hit: Hit, document: Document | None, *, question: str = "",
     source_type = doc.source_type if doc else None
     flags = hit.flags
     if not (authority or AuthorityPrior()).decisive(source_type):
-        flags = (*flags, NON_DECISIVE) if NON_DECISIVE not in flags else flags
+        flags = (*flags, Flag.NON_DECISIVE) if Flag.NON_DECISIVE not in flags else flags
     layout = heading_spans(doc.metadata) if doc else ()
     stated = [s for s in chunk.sentences if not _heading(s, doc, layout)]
-    if chunk.sentences and not stated and ONLY_HEADINGS not in flags:
-        flags = (*flags, ONLY_HEADINGS)
+    if chunk.sentences and not stated and Flag.ONLY_HEADINGS not in flags:
+        flags = (*flags, Flag.ONLY_HEADINGS)
     sentence = best_sentence(question, chunk, hit.best_sentence,
                              headings=[s.index for s in chunk.sentences if s not in stated])
     return Evidence(
         doc_id=chunk.doc_id, chunk_id=chunk.id, title=doc.title if doc else "",
         text=chunk.text, start=chunk.start, end=chunk.end,
         source_type=source_type,
-        status=doc.status.value if doc and doc.status else None,
+        status=doc.status if doc else None,
         valid_from=_start(doc.valid_from) if doc else None,
         valid_to=_start(doc.valid_to) if doc else None,
         occurred_at=_start(doc.occurred_at) if doc else None,
@@ -62,7 +61,7 @@ def to_evidence(hit: Hit, document: Document | None, *, question: str = "",
         sentence=sentence, times=stated_times(chunk, hit.best_sentence),
         section=section_of(doc, chunk, sentence),
         superseded_by=hit.superseded_by,
-        valid_until=None if hit.valid_until is None else hit.valid_until.isoformat(),
+        valid_until=hit.valid_until,
     )
 
 
@@ -139,7 +138,5 @@ def terms_of(text: str) -> set[str]:
     return words | {cjk[i : i + 2] for i in range(len(cjk) - 1)}
 
 
-def _start(interval: Interval | None) -> str | None:
-    if interval is None or interval.start is None:
-        return None
-    return interval.start.isoformat()
+def _start(interval: Interval | None) -> datetime | None:
+    return None if interval is None else interval.start

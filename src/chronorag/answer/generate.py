@@ -22,14 +22,11 @@ from typing import Any
 from chronorag.answer.context import context_for_generation
 from chronorag.answer.llm import Completion, GenerationError, Generator, Message
 from chronorag.answer.written import Verdict, check_written
+from chronorag.flags import Flag
 from chronorag.model import Answer, AnswerStatus
 
 log = logging.getLogger(__name__)
 
-REJECTED = "generated_answer_rejected"
-"""The model's answer failed a check; the extractive answer is shown instead."""
-FAILED = "generation_failed"
-"""The model could not be asked (unreachable, timed out, an error); extractive answer."""
 
 SYSTEM = """You answer a question from the evidence given, and only from it.
 Rules:
@@ -76,7 +73,7 @@ def write_answer(answer: Answer, *, llm: Generator, tz: tzinfo,
     info = _info(written, verdict, extractive, started)
     if verdict.accepted:
         return _with(answer, info, text=written.text.strip())
-    return _with(answer, info, status=AnswerStatus.UNCERTAIN, flag=REJECTED)
+    return _with(answer, info, status=AnswerStatus.UNCERTAIN, flag=Flag.GENERATED_ANSWER_REJECTED)
 
 
 def _info(written: Completion, verdict: Verdict, extractive: dict[str, Any],
@@ -88,11 +85,11 @@ def _info(written: Completion, verdict: Verdict, extractive: dict[str, Any],
 
 def _failed(answer: Answer, error: str, extractive: dict[str, Any], started: float) -> Answer:
     info = {"used": False, "error": error, "extractive": extractive, "ms": _ms(started)}
-    return _with(answer, info, flag=FAILED)
+    return _with(answer, info, flag=Flag.GENERATION_FAILED)
 
 
 def _with(base: Answer, info: dict[str, Any], *, text: str | None = None,
-          status: AnswerStatus | None = None, flag: str | None = None) -> Answer:
+          status: AnswerStatus | None = None, flag: Flag | None = None) -> Answer:
     flags = base.flags if flag is None or flag in base.flags else (*base.flags, flag)
     return replace(base, answer=text if text is not None else base.answer,
                    status=status or base.status, flags=flags,

@@ -21,10 +21,8 @@ from typing import Any
 
 from chronorag.lang import HAN_RE
 
-__all__ = ["ONLY_HEADINGS", "heading_spans", "is_heading", "is_markup_line"]
+__all__ = ["heading_spans", "is_heading", "is_markup_line"]
 
-ONLY_HEADINGS = "only_headings"
-"""Evidence flag: every sentence of the chunk is a heading; it has nothing to answer with."""
 
 _MARKUP = re.compile(
     r"\s*(?:#{1,6}(?:\s|$)|\||[-=*_~`]{3,}\s*$|:?-{3,}|</?[A-Za-z][^>]*>\s*$|```|~~~)")

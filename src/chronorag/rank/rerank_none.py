@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from chronorag.flags import Flag
 from chronorag.model import Hit, Query
 
 
@@ -39,7 +40,7 @@ def fallback_semantics(hits: Sequence[Hit]) -> list[float]:
     return values
 
 
-def with_scores(hit: Hit, *, flags: Sequence[str] = (), order: float | None = None,
+def with_scores(hit: Hit, *, flags: Sequence[Flag] = (), order: float | None = None,
                 **scores: float) -> Hit:
     """A copy of ``hit`` with ``scores`` added and ``flags`` appended (no duplicates).
 

@@ -27,11 +27,12 @@ from dataclasses import replace
 
 import numpy as np
 
+from chronorag.flags import Flag
 from chronorag.lang import OVERLAP_STOP_WORDS
 from chronorag.model import Chunk, Hit, Intent, Query, Sentence
 from chronorag.rank.late import LateOrder
 from chronorag.rank.multilingual import MultilingualJudge, levels
-from chronorag.rank.rerank_ce import SKIPPED_CJK, CrossEncoderReranker, fallback, unjudged
+from chronorag.rank.rerank_ce import CrossEncoderReranker, fallback, unjudged
 from chronorag.rank.rerank_none import NoReranker, fallback_semantics
 from chronorag.rank.temporal import ChronoTemporal, sentence_fits
 from chronorag.retrieve.tokenize import is_mostly_cjk
@@ -99,7 +100,7 @@ class WindowReranker:
             return []
         question_cjk = is_mostly_cjk(query.text)
         if question_cjk and self.judge is None:
-            return fallback(hits, flag=SKIPPED_CJK)
+            return fallback(hits, flag=Flag.RERANK_SKIPPED_CJK)
         if self.late is not None:
             hits = self.late.order(query.text, hits)
         if self.prerank and query.constraint.interval is not None:
@@ -146,7 +147,7 @@ class WindowReranker:
         script, each pair keeping its calibrated retrieval relevance as a set
         (``multilingual.levels``); a hit the judge has no vectors for keeps its own."""
         if self.judge is None:
-            return fallback(hits, flag=SKIPPED_CJK)
+            return fallback(hits, flag=Flag.RERANK_SKIPPED_CJK)
         judgements = self.judge.judge(query.text, hits)
         unjudgeable = [h for h, j in zip(hits, judgements, strict=True) if j is None]
         pairs = [(h, j) for h, j in zip(hits, judgements, strict=True) if j is not None]
@@ -157,7 +158,7 @@ class WindowReranker:
                for (h, j), r in zip(pairs, relevance, strict=True)]
         # Equal relevance (clipped at 0 or 1) keeps the judge's order: the sort is stable.
         out.sort(key=lambda h: -h.scores["judge"])
-        return out + fallback(unjudgeable, flag=SKIPPED_CJK)
+        return out + fallback(unjudgeable, flag=Flag.RERANK_SKIPPED_CJK)
 
     def _windows(self, query: Query, hit: Hit) -> list[tuple[int | None, str]]:
         chunk = hit.chunk

@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
+from chronorag.flags import Flag
 from chronorag.model import Constraint, Hit, Interval, Mention, Order, Query, Relation
 from chronorag.rank.base import named_score
 from chronorag.rank.edges import edge
@@ -355,9 +356,9 @@ class ChronoTemporal:
 
     def _annotate(self, hit: Hit, semantic: float, fit: SentenceFit,
                   key: tuple[float, ...]) -> Hit:
-        flags = {VIOLATES: ("violates_time",), UNKNOWN: ("time_unknown",),
-                 OPEN: ("time_verified", "time_open"), EDGE_MISS: ("edge_unverified",),
-                 SATISFIES: ("time_verified",)}[fit.tier]
+        flags = {VIOLATES: (Flag.VIOLATES_TIME,), UNKNOWN: (Flag.TIME_UNKNOWN,),
+                 OPEN: (Flag.TIME_VERIFIED, Flag.TIME_OPEN),
+                 EDGE_MISS: (Flag.EDGE_UNVERIFIED,), SATISFIES: (Flag.TIME_VERIFIED,)}[fit.tier]
         # The part of the sort key above relevance, so later stages reorder near-ties only
         # among hits that share it: the tier (-1 below the relevance gate) and, for a
         # first/last question, the moment that orders the satisfying hits.

@@ -35,23 +35,12 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
+from chronorag.flags import Flag, Flags
 from chronorag.model import Document, Hit, Interval, Status
 from chronorag.rank.authority import AuthorityPrior
 from chronorag.rank.base import named_score
 from chronorag.rank.links import copy_roots, cycle_components, same_cycle, version_lineages
-from chronorag.rank.verdict import (
-    BLOCKING,
-    DERIVED_COPY,
-    DRAFT,
-    EXPIRED,
-    FLAG_ORDER,
-    LINK_CYCLE,
-    NOT_YET_VALID,
-    RETIRED,
-    SUPERSEDED,
-    UNDATED,
-    Validity,
-)
+from chronorag.rank.verdict import BLOCKING, FLAG_ORDER, Validity
 
 log = logging.getLogger(__name__)
 
@@ -59,7 +48,7 @@ DEFAULT_EPSILON = 0.01
 """``combined`` scores within this distance of a band's first count as tied (see
 apply_validity)."""
 
-_NEVER_ANSWER = {Status.DRAFT: DRAFT, Status.RETIRED: RETIRED}
+_NEVER_ANSWER = {Status.DRAFT: Flag.DRAFT, Status.RETIRED: Flag.RETIRED}
 _RANK = {flag: i for i, flag in enumerate(FLAG_ORDER)}
 
 
@@ -92,7 +81,7 @@ def _entry(doc: Document) -> _Entry:
                   published, undated, bool(doc.derived_from))
 
 
-def _ordered(flags: Iterable[str]) -> tuple[str, ...]:
+def _ordered(flags: Iterable[Flag]) -> Flags:
     return tuple(sorted(set(flags), key=_RANK.__getitem__))
 
 
@@ -191,36 +180,36 @@ class ValidityIndex:
             flags.extend(inherited)
             superseded_by.extend(successors)
         if entry.derived:
-            flags.append(DERIVED_COPY)
+            flags.append(Flag.DERIVED_COPY)
         if entry.undated:
-            flags.append(UNDATED)
+            flags.append(Flag.UNDATED)
         if doc_id in self._in_cycle:
-            flags.append(LINK_CYCLE)
+            flags.append(Flag.LINK_CYCLE)
         blocking = BLOCKING.intersection(flags)
         root = self._roots.get(doc_id, doc_id)
         return Validity(
             applicable=not blocking,
             flags=_ordered(flags),
-            upcoming=entry.status is Status.APPROVED and blocking == {NOT_YET_VALID},
+            upcoming=entry.status is Status.APPROVED and blocking == {Flag.NOT_YET_VALID},
             superseded_by=tuple(dict.fromkeys(superseded_by)),
             origin=None if root == doc_id else root,
         )
 
-    def _own(self, doc_id: str, entry: _Entry, as_of: datetime) -> tuple[list[str], list[str]]:
+    def _own(self, doc_id: str, entry: _Entry, as_of: datetime) -> tuple[list[Flag], list[str]]:
         """Blocking flags of the document alone, and its successors in force at ``as_of``."""
-        flags: list[str] = []
+        flags: list[Flag] = []
         if entry.status in _NEVER_ANSWER:
             flags.append(_NEVER_ANSWER[entry.status])
         if entry.start is not None and as_of < entry.start:
-            flags.append(NOT_YET_VALID)
+            flags.append(Flag.NOT_YET_VALID)
         if entry.end is not None and as_of >= entry.end:
-            flags.append(EXPIRED)
+            flags.append(Flag.EXPIRED)
         superseded_by = [
             succ for succ in self._successors.get(doc_id, ())
             if (since := self._entries[succ].supersede_from) is None or since <= as_of
         ]
         if superseded_by:
-            flags.append(SUPERSEDED)
+            flags.append(Flag.SUPERSEDED)
         return flags, superseded_by
 
     def _ancestors(self, doc_id: str) -> list[str]:

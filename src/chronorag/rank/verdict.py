@@ -9,21 +9,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-DRAFT = "draft"
-RETIRED = "retired"
-NOT_YET_VALID = "not_yet_valid"
-EXPIRED = "expired"
-SUPERSEDED = "superseded"
-DERIVED_COPY = "derived_copy"
-UNDATED = "undated"
-LINK_CYCLE = "link_cycle"
+from chronorag.flags import Flag, Flags
 
-FLAG_ORDER: tuple[str, ...] = (
-    DRAFT, RETIRED, NOT_YET_VALID, EXPIRED, SUPERSEDED, DERIVED_COPY, UNDATED, LINK_CYCLE,
+FLAG_ORDER: tuple[Flag, ...] = (
+    Flag.DRAFT, Flag.RETIRED, Flag.NOT_YET_VALID, Flag.EXPIRED, Flag.SUPERSEDED,
+    Flag.DERIVED_COPY, Flag.UNDATED, Flag.LINK_CYCLE,
 )
 """Every validity flag, in the order they appear in ``Validity.flags``."""
 
-BLOCKING: frozenset[str] = frozenset({DRAFT, RETIRED, NOT_YET_VALID, EXPIRED, SUPERSEDED})
+BLOCKING: frozenset[Flag] = frozenset({
+    Flag.DRAFT, Flag.RETIRED, Flag.NOT_YET_VALID, Flag.EXPIRED, Flag.SUPERSEDED})
 """Flags that make a document not applicable."""
 
 
@@ -32,7 +27,7 @@ class Validity:
     """Whether a document may answer at ``as_of`` and why (``flags``, in FLAG_ORDER)."""
 
     applicable: bool
-    flags: tuple[str, ...]
+    flags: Flags
     upcoming: bool
     superseded_by: tuple[str, ...]
     origin: str | None

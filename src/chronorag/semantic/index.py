@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from chronorag.deps import import_module
+from chronorag.flags import Flag
 from chronorag.model import Document, Status
 from chronorag.rank.validity import ValidityIndex
 from chronorag.retrieve.tokenize import tokenize
@@ -100,7 +101,7 @@ class LayerIndex:
         verdict = self.validity.judge(key, as_of=as_of)
         if verdict.applicable:
             return key
-        if {"draft", "retired"} & set(verdict.flags):
+        if {Flag.DRAFT, Flag.RETIRED} & set(verdict.flags):
             return None
         members = [k for k in self.lineages.get(self.validity.lineage(key), ())
                    if k != key and self.validity.judge(k, as_of=as_of).applicable]
