@@ -48,7 +48,12 @@ class SearchConfig:
             "local": indexes in the process (saved beside a SQLite file); "auto": the
             store's own search when it has one, else local.
         late: the token encoder (``rank.late.TOKEN_ENCODERS``) whose token vectors ingest
-            stores for every chunk and the window reranker orders its pool by ("": none).
+            stores for every chunk and the search orders the reranker's pool by, a stage
+            of its own ("": none).
+        prerank: the pre-rank (``rank.prerank.PRERANKS``) that orders the reranker's pool
+            after ``late`` and before the reranker reads its first ``rerank_top``; "time"
+            puts passages that fit the question's time first ("": none). Both order the
+            reranker's pool: with ``reranker="none"`` neither runs.
     """
 
     name: str
@@ -66,6 +71,7 @@ class SearchConfig:
     judges: tuple[str, ...] = ("e5-small", "use-m3")
     index: str = "auto"
     late: str = ""
+    prerank: str = ""
 
 
 PRESETS: dict[str, SearchConfig] = {
@@ -76,7 +82,7 @@ PRESETS: dict[str, SearchConfig] = {
     "mrag": SearchConfig("mrag", temporal="mrag", validity=False),
     "product": SearchConfig("product", temporal="product", validity=False),
     "default": SearchConfig("default", reranker="windows", rerank_top=8,
-                            temporal="chronorag", late="colbert-small"),
+                            temporal="chronorag", late="colbert-small", prerank="time"),
 }
 
 

@@ -360,7 +360,8 @@ class Engine:
         runs outside the GIL). Optional: components load on first use anyway."""
         config = self.config
         reranker = self.components.reranker(config.reranker, top_n=config.rerank_top,
-                                            judges=config.judges, late=config.late)
+                                            judges=config.judges)
+        late = self.components.late_order(config.late) if config.late else None
         dense = (self.components.embedder(config.embedder)
                  if "dense" in config.retrievers else None)
 
@@ -369,6 +370,8 @@ class Engine:
                 warm = getattr(reranker, "warm_up", None)
                 if warm is not None:
                     warm()
+                if late is not None:
+                    late.encoder.encode(["warm up"], kind="query")
                 if dense is not None:
                     dense.embed(["warm up"], kind="query")
                 # Compiles the time-expression scanners; a fixed moment, no clock read.

@@ -391,8 +391,8 @@ class Hit:
     ``dense``                 dense           cosine of question and chunk vectors
     ``dense_relevance``       dense           ``dense`` calibrated to [0, 1]
     ``rrf``                   fusion          weighted reciprocal rank fusion
-    ``late``                  reranker        late interaction's MaxSim (``rank.late``)
-    ``late_relevance``        reranker        the pool's retrieval levels dealt out in
+    ``late``                  late order      late interaction's MaxSim (``rank.late``)
+    ``late_relevance``        late order      the pool's retrieval levels dealt out in
                                               MaxSim order; read as retrieval relevance
     ``rerank``                reranker        the cross-encoder's raw logit
     ``semantic``              reranker        relevance in [0, 1] (the model's sigmoid,

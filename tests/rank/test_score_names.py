@@ -35,6 +35,7 @@ from chronorag.model import (
 )
 from chronorag.rank.base import Reranker
 from chronorag.rank.mrag import MragTemporal
+from chronorag.rank.prerank import TimePrerank
 from chronorag.rank.rerank_ce import CrossEncoderReranker
 from chronorag.rank.rerank_none import NoReranker
 from chronorag.rank.rerank_windows import WindowReranker
@@ -188,11 +189,23 @@ def test_cross_encoder_orders_judged_hits_by_semantic(
 def test_windows_order_judged_hits_by_semantic(
         windows: WindowReranker, hits: list[Hit], query: Query) -> None:
     out = windows.rerank(query, hits)
-    incoming = hits
-    if query.constraint.interval is not None:  # the unjudged keep the pre-rank's order
-        incoming = ChronoTemporal(fit_weight=1.0).rerank(query, NoReranker().rerank(query, hits))
     assert sorted(ids(out)) == sorted(ids(hits))
-    assert_judged_then_unjudged(out, incoming, windows.top_n)
+    # The pool's order is the search's (late order, pre-rank): the reranker keeps it.
+    assert_judged_then_unjudged(out, hits, windows.top_n)
+
+
+@FAST
+@given(retrieved(), queries())
+def test_the_time_prerank_puts_the_questions_time_first(hits: list[Hit], query: Query) -> None:
+    out = TimePrerank().rerank(query, hits)
+    assert sorted(ids(out)) == sorted(ids(hits))
+    if query.constraint.interval is None:
+        assert [(h.chunk.id, h.score) for h in out] == [(h.chunk.id, h.score) for h in hits]
+        return
+    expected = ChronoTemporal(fit_weight=1.0).rerank(query, NoReranker().rerank(query, hits))
+    assert ids(out) == ids(expected)
+    tiers = [h.scores["time_tier"] for h in out if "time_tier" in h.scores]
+    assert non_increasing(tiers)
 
 
 # --- temporal stage ---------------------------------------------------------------------

@@ -14,6 +14,7 @@ from chronorag.model import Document, Hit, Query
 from chronorag.rank.base import Reranker
 from chronorag.rank.late import TOKEN_ENCODERS, LateOrder, TokenEncoder
 from chronorag.rank.multilingual import MultilingualJudge
+from chronorag.rank.prerank import PRERANKS
 from chronorag.rank.rerank_ce import unjudged
 from chronorag.rank.rerankers import RERANKERS, RerankContext
 from chronorag.rank.temporal_registry import TEMPORAL
@@ -57,6 +58,8 @@ class Components:
         self._retrievers: dict[str, Retriever] = {}
         self._rerankers: dict[str, Reranker] = {}
         self._token_encoders: dict[str, TokenEncoder] = {}
+        self._late: dict[str, LateOrder] = {}
+        self._preranks: dict[str, Reranker] = {}
         # Per generation: documents read so far (metadata only; None: not stored) and the
         # links between documents, read once.
         self._known: tuple[int, dict[str, Document | None]] = (-1, {})
@@ -112,17 +115,25 @@ class Components:
             self._retrievers[key] = factories[name]()
         return self._retrievers[key]
 
-    def reranker(self, name: str, *, top_n: int, judges: tuple[str, ...] = (),
-                 late: str = "") -> Reranker:
-        key = f"{name}:{top_n}:{','.join(judges)}:{late}"
+    def reranker(self, name: str, *, top_n: int, judges: tuple[str, ...] = ()) -> Reranker:
+        key = f"{name}:{top_n}:{','.join(judges)}"
         if key not in self._rerankers:
             # A second depth costs no second model: rerankers share onnxruntime sessions.
-            order = (LateOrder(encoder=self.token_encoder(late), vectors=self.store)
-                     if late else None)
-            context = RerankContext(top_n=top_n, titles=self.title,
-                                    judge=self.judge(judges), late=order)
+            context = RerankContext(top_n=top_n, titles=self.title, judge=self.judge(judges))
             self._rerankers[key] = RERANKERS.create(name, context=context)
         return self._rerankers[key]
+
+    def late_order(self, name: str) -> LateOrder:
+        """The late-interaction order of this token encoder over the stored vectors."""
+        if name not in self._late:
+            self._late[name] = LateOrder(encoder=self.token_encoder(name), vectors=self.store)
+        return self._late[name]
+
+    def prerank(self, name: str) -> Reranker:
+        """The pre-rank of this name (``rank.prerank.PRERANKS``), one per components."""
+        if name not in self._preranks:
+            self._preranks[name] = PRERANKS.create(name)
+        return self._preranks[name]
 
     def token_encoder(self, name: str) -> TokenEncoder:
         """The token encoder of this name, one per components."""
@@ -216,7 +227,7 @@ def _search_once(query: Query, *, config: SearchConfig, components: Components) 
     hits = _timed(timings, "retrieve", lambda: _candidates(query, config, components, scope))
     components.documents_for(h.chunk.doc_id for h in hits)  # one read for every title
     reranker = components.reranker(config.reranker, top_n=config.rerank_top,
-                                   judges=config.judges, late=config.late)
+                                   judges=config.judges)
     # Every candidate goes in: the reranker judges its own ``top_n`` (chosen by
     # ``rerank_top``) and ranks the rest behind them, flagged ``not_reranked``.
     # Stages hand scores on by name (``semantic`` to the temporal stage, ``combined`` to
@@ -226,9 +237,11 @@ def _search_once(query: Query, *, config: SearchConfig, components: Components) 
         else None
     live, past = (_split_past(hits, validity[0], query, top_n=config.rerank_top)
                   if validity is not None and config.reranker != "none" else (hits, []))
+    ordered = _pool_order(query, config, components, timings)
+    pool = ordered(live)
     judged = _timed(timings, "rerank", lambda: _behind(
-        reranker.rerank(query, live), past, read=lambda: reranker.rerank(query, hits),
-        min_semantic=config.min_semantic))
+        reranker.rerank(query, pool), past,
+        read=lambda: reranker.rerank(query, ordered(hits)), min_semantic=config.min_semantic))
     scorer = TEMPORAL.create(config.temporal)
     hits = _timed(timings, "temporal", lambda: scorer.rerank(query, judged))
     upcoming: list[Hit] = []
@@ -300,6 +313,24 @@ def _retrieve(query: Query, config: SearchConfig, components: Components,
     weights = dict(config.weights)
     return rrf_fuse(rankings, limit=config.candidates,
                     weights=[weights.get(name, 1.0) for name in config.retrievers])
+
+
+def _pool_order(query: Query, config: SearchConfig, components: Components,
+                timings: dict[str, float]) -> Callable[[list[Hit]], list[Hit]]:
+    """The stages that order the reranker's pool before it reads its first few: the
+    late-interaction order (``config.late``), then the pre-rank (``config.prerank``).
+    Without a reranker there is no pool to choose: the list stays retrieval's."""
+    def ordered(hits: list[Hit]) -> list[Hit]:
+        if config.reranker == "none":
+            return hits
+        if config.late:
+            late = components.late_order(config.late)
+            hits = _timed(timings, "late", lambda: late.order(query.text, hits))
+        if config.prerank:
+            prerank = components.prerank(config.prerank)
+            hits = _timed(timings, "prerank", lambda: prerank.rerank(query, hits))
+        return hits
+    return ordered
 
 
 def _split_past(hits: list[Hit], index: ValidityIndex, query: Query, *,

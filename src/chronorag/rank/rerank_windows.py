@@ -8,10 +8,10 @@ the page title for context. The passage's semantic score is its best window's sc
 the window's sentence becomes the passage's ``best_sentence``. Windows are short, so far
 more candidates fit in the same time budget than with whole passages.
 
-Which passages are judged matters as much as how: before the model runs, candidates are
-ordered by their retrieval relevance combined with their temporal fit (the gated rule of
-the final ranking, with relevance × fit inside a tier), so the model's budget goes to
-passages that are about the subject *and* speak of the asked period.
+Which passages are judged matters as much as how: the search orders the pool before
+the model runs (``SearchConfig.late``, then ``SearchConfig.prerank``: see
+``rank.prerank``), so the model's budget goes to passages that are about the subject
+*and* speak of the asked period.
 
 Without a time constraint the windows are the sentences that share most words with the
 question. The model reads English: a pair with a mostly-Chinese question or passage is
@@ -30,11 +30,10 @@ import numpy as np
 from chronorag.flags import Flag
 from chronorag.lang import OVERLAP_STOP_WORDS
 from chronorag.model import Chunk, Hit, Intent, Query, Sentence
-from chronorag.rank.late import LateOrder
 from chronorag.rank.multilingual import MultilingualJudge, levels
 from chronorag.rank.rerank_ce import CrossEncoderReranker, fallback, unjudged
-from chronorag.rank.rerank_none import NoReranker, fallback_semantics
-from chronorag.rank.temporal import ChronoTemporal, sentence_fits
+from chronorag.rank.rerank_none import fallback_semantics
+from chronorag.rank.temporal import sentence_fits
 from chronorag.retrieve.tokenize import is_mostly_cjk
 
 _WORD = re.compile(r"\w{3,}")
@@ -48,51 +47,31 @@ class WindowReranker:
         per_chunk: how many windows of one passage are judged.
         context: sentences on each side of the chosen sentence.
         max_length: token limit of one (question, window) pair.
-        prerank: order candidates by retrieval relevance × temporal fit before choosing
-            which ``top_n`` the model judges.
         titles: document id -> title; a window is prefixed with its page's title, since a
             lone sentence ("He was prime minister from 2022") rarely names its subject.
         judge: judges the pairs the model cannot read (mostly-Chinese question or
             passage); it costs no model run per passage, so it judges ``judge_top``.
         judge_top: how deep in the list the judge looks.
-        late: orders the pool by late interaction before anything else reads its order
-            (``rank.late``), so the model's few slots go to the passages most likely
-            relevant, not to those retrieval happened to rank first.
     """
 
     name = "windows"
 
     def __init__(self, *, top_n: int = 10, per_chunk: int = 2, context: int = 0,
-                 max_length: int = 128, batch_size: int = 8, prerank: bool = True,
+                 max_length: int = 128, batch_size: int = 8,
                  titles: Callable[[str], str] | None = None,
-                 judge: MultilingualJudge | None = None, judge_top: int = 10,
-                 late: LateOrder | None = None) -> None:
+                 judge: MultilingualJudge | None = None, judge_top: int = 10) -> None:
         self.top_n = top_n
-        self.late = late
         self.judge = judge
         self.judge_top = judge_top
         self.titles = titles
-        self.prerank = prerank
         self.per_chunk = per_chunk
         self.context = context
-        # A temporal scorer of its own, not the search's: the pre-rank orders candidates by
-        # *retrieval* relevance, a weak signal, so inside a tier it weighs the fit in
-        # (fit_weight=1, relevance × fit), where the search's scorer orders by the model's
-        # relevance alone (fit_weight=0); and it needs chronorag's tiers whichever scorer
-        # the search is configured with ("mrag", "none"). Relevance alone here changed
-        # AR@1 by 0.2-0.3 points on TimeQA (noise). The scores it leaves on the hits are
-        # provisional: the search's temporal stage writes ``temporal`` and ``combined``
-        # (chronorag's also ``time_tier``, ``time_order``) over them.
-        self._prerank = ChronoTemporal(fit_weight=1.0)
         self.model = CrossEncoderReranker(max_length=max_length, batch_size=batch_size,
                                           top_n=top_n)
 
     def warm_up(self) -> None:
-        """Load the cross-encoder and the token encoder now (they load on first use
-        otherwise)."""
+        """Load the cross-encoder now (it loads on first use otherwise)."""
         self.model.warm_up()
-        if self.late is not None:
-            self.late.encoder.encode(["warm up"], kind="query")
 
     def rerank(self, query: Query, hits: Sequence[Hit]) -> list[Hit]:
         """Hits sorted by their best window's ``semantic`` score."""
@@ -101,10 +80,6 @@ class WindowReranker:
         question_cjk = is_mostly_cjk(query.text)
         if question_cjk and self.judge is None:
             return fallback(hits, flag=Flag.RERANK_SKIPPED_CJK)
-        if self.late is not None:
-            hits = self.late.order(query.text, hits)
-        if self.prerank and query.constraint.interval is not None:
-            hits = self._prerank.rerank(query, NoReranker().rerank(query, hits))
         # The model reads the English pairs among the first ``top_n``; the judge, which
         # costs no model run, the others among the first ``judge_top``.
         readable: list[Hit] = []

@@ -3,7 +3,8 @@ Nothing loads at import.
 
 Every factory is given the same :class:`RerankContext` and reads what it needs, so a
 plug-in reranker receives what a built-in does (a window reranker of its own gets the
-titles, the multilingual judge and the late-interaction order like ``"windows"``).
+titles and the multilingual judge like ``"windows"``). The order of the pool it receives
+is the search's (``SearchConfig.late`` and ``SearchConfig.prerank``), for every reranker.
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from chronorag.rank.base import Reranker
-from chronorag.rank.late import LateOrder
 from chronorag.rank.multilingual import MultilingualJudge
 from chronorag.rank.rerank_ce import CrossEncoderReranker
 from chronorag.rank.rerank_none import NoReranker
@@ -29,19 +29,16 @@ class RerankContext:
         top_n: how many candidates the reranker judges (``SearchConfig.rerank_top``).
         titles: document id -> title, the context a window is read in.
         judge: the multilingual judge for pairs an English model cannot read (None: none).
-        late: the late-interaction order of the pool (None: none).
     """
 
     top_n: int = 10
     titles: Callable[[str], str] | None = None
     judge: MultilingualJudge | None = None
-    late: LateOrder | None = None
 
 
 def window_options(context: RerankContext) -> dict[str, Any]:
     """The keyword arguments of ``WindowReranker`` (or a subclass) a context gives."""
-    return {"top_n": context.top_n, "titles": context.titles, "judge": context.judge,
-            "late": context.late}
+    return {"top_n": context.top_n, "titles": context.titles, "judge": context.judge}
 
 
 def _cross_encoder(*, context: RerankContext) -> Reranker:
