@@ -17,6 +17,7 @@ from chronorag.answer.generate import write_answer
 from chronorag.answer.llm import Generator
 from chronorag.clock import system_now
 from chronorag.config import SearchConfig, get_preset
+from chronorag.coverage import Coverage, store_coverage
 from chronorag.errors import ConfigError, StoreError
 from chronorag.extensions import Extension, IngestExtension, create_extensions
 from chronorag.ingest.git_history import git_inputs
@@ -353,6 +354,13 @@ class Engine:
         if self.llm is None:
             return answer
         return write_answer(answer, llm=self.llm, tz=tz or answer.tz, on_text=on_text)
+
+    def coverage(self, *, by: str = "title", unit: str = "year",
+                 now: datetime | None = None) -> Coverage:
+        """Which periods the store's texts speak of, per group of documents (``by``:
+        title, source_type or entity), the holes between them and the documents that
+        state no time; open periods end at ``now`` (see ``chronorag.coverage``)."""
+        return store_coverage(self.store, by=by, unit=unit, now=now or self.clock())
 
     def warm_up(self) -> threading.Thread:
         """Load the models of the configured pipeline in a background thread, so a first

@@ -13,6 +13,7 @@ import pytest
 from chronorag.cli import (
     ask,
     context,
+    coverage,
     demo,
     documents,
     ingest,
@@ -37,6 +38,7 @@ MINIMAL: list[tuple[tuple[str, ...], list[str], Callable[[argparse.Namespace], i
     (("time",), ["today"], time_cmd.run),
     (("eval", "retrieval"), ["bench/"], eval_cmd.run),
     (("review",), [], review.run),
+    (("coverage",), [], coverage.run),
     (("context",), ["GMV by region"], context.run),
     (("documents", "list"), [], documents.run_list),
     (("documents", "show"), ["a"], documents.run_show),

@@ -8,6 +8,7 @@ import argparse
 from chronorag.cli import (
     ask,
     context,
+    coverage,
     demo,
     documents,
     ingest,
@@ -25,8 +26,8 @@ from chronorag.cli import time as time_cmd
 # What ``chronorag --help`` says above the list of commands.
 DESCRIPTION = "The command line's arguments: every subcommand and option, nothing else."
 
-COMMANDS = (ingest, reindex, ask, time_cmd, eval_cmd, review, context, documents, people,
-            serve, mcp, keys, migrate, demo)
+COMMANDS = (ingest, reindex, ask, time_cmd, eval_cmd, review, coverage, context, documents,
+            people, serve, mcp, keys, migrate, demo)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -227,6 +227,16 @@ async def review(key: Caller, ctx: Ctx, as_of: Annotated[str | None, Query()] = 
                                                      threshold=threshold))
 
 
+@router.get("/coverage", tags=["documents"])
+async def coverage(key: Caller, ctx: Ctx, by: Annotated[str, Query()] = "title",
+                   unit: Annotated[str, Query()] = "year",
+                   now: Annotated[str | None, Query()] = None) -> Any:
+    """``chronorag coverage --json``: the periods the store's texts cover per group of
+    documents (``by``: title, source_type, entity), the holes and the undated (admin keys)."""
+    moment = _reference(ctx, _moment(now, "now"), ctx.service.tz)
+    return await ctx.read(lambda: ctx.service.coverage(key, by=by, unit=unit, now=moment))
+
+
 @router.post("/people", tags=["documents"])
 async def people(request: Request, key: Caller, ctx: Ctx) -> dict[str, Any]:
     """Replace people and access grants with a people file (JSON body; admin keys)."""

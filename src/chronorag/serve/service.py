@@ -172,6 +172,14 @@ class Service:
         with self._read_lock:
             return review(self.reader.store, as_of=as_of, threshold=threshold).to_json()
 
+    def coverage(self, key: ApiKey, *, by: str, unit: str, now: datetime) -> dict[str, Any]:
+        require_admin(key, "the coverage (it names every group's documents and records)")
+        with self._read_lock:
+            try:
+                return self.reader.coverage(by=by, unit=unit, now=now).to_json()
+            except ConfigError as exc:
+                raise ApiError(422, "invalid_request", str(exc)) from None
+
     def _check_visible(self, key: ApiKey, doc_id: str) -> None:
         if key.admin:
             return
