@@ -200,9 +200,11 @@ def pg_uri(pg_server: PgServer) -> Iterator[str]:
     pg_server.drop(database)
 
 
-NO_MODEL_RULES = replace(get_preset("default"), name="default-no-reranker", reranker="none")
-"""The default pipeline's validity, temporal and answer rules without the cross-encoder:
-the preset for tests of what may answer, with no model to load."""
+NO_MODEL_RULES = replace(get_preset("default"), name="default-no-reranker", reranker="none",
+                         late="")
+"""The default pipeline's validity, temporal, pre-rank and answer rules without the
+cross-encoder or the token encoder: the preset for tests of what may answer, with no model
+to load."""
 
 
 def _demo_engine(tmp_path_factory: pytest.TempPathFactory,

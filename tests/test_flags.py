@@ -19,6 +19,8 @@ NOT_FLAGS = {
     ("semantic/model.py", "draft"), ("semantic/model.py", "retired"),
     # The review report's key for its list of undated documents, and its item kind.
     ("review.py", "undated"),
+    # The coverage report's count of documents that state no time.
+    ("coverage.py", "undated"),
     # The authority prior's field that lists source types that never decide.
     ("rank/authority.py", "non_decisive"),
 }

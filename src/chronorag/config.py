@@ -7,6 +7,7 @@ configurations that ``ask`` and ``eval`` refer to by name.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal, get_args
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from chronorag.errors import ConfigError
@@ -19,6 +20,10 @@ def time_zone(name: str) -> ZoneInfo:
     except (ZoneInfoNotFoundError, ValueError):
         raise ConfigError(f"unknown time zone {name!r}; use an IANA name such as "
                           "Asia/Shanghai or Europe/Berlin") from None
+
+
+IndexPlace = Literal["auto", "store", "local"]
+"""Where the retrievers search (``SearchConfig.index``)."""
 
 
 @dataclass(frozen=True)
@@ -52,8 +57,7 @@ class SearchConfig:
             of its own ("": none).
         prerank: the pre-rank (``rank.prerank.PRERANKS``) that orders the reranker's pool
             after ``late`` and before the reranker reads its first ``rerank_top``; "time"
-            puts passages that fit the question's time first ("": none). Both order the
-            reranker's pool: with ``reranker="none"`` neither runs.
+            puts passages that fit the question's time first ("": none).
     """
 
     name: str
@@ -69,9 +73,14 @@ class SearchConfig:
     validity: bool = True
     extensions: tuple[str, ...] = ("semantic",)
     judges: tuple[str, ...] = ("e5-small", "use-m3")
-    index: str = "auto"
+    index: IndexPlace = "auto"
     late: str = ""
     prerank: str = ""
+
+    def __post_init__(self) -> None:
+        if self.index not in get_args(IndexPlace):
+            raise ConfigError(f"unknown index {self.index!r}; choose one of: "
+                              f"{', '.join(get_args(IndexPlace))}")
 
 
 PRESETS: dict[str, SearchConfig] = {

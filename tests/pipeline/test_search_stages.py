@@ -54,8 +54,10 @@ def test_a_plug_in_reranker_receives_the_pool_pre_ranked(demo_rules_engine: Engi
     assert [h.chunk.id for h in prerank] != [h.chunk.id for h in retrieval]
 
 
-def test_without_a_reranker_the_pool_is_not_reordered(demo_rules_engine: Engine) -> None:
-    config = replace(demo_rules_engine.config, reranker="none", prerank="time")
+def test_each_pool_stage_runs_only_when_configured(demo_rules_engine: Engine) -> None:
     query = demo_rules_engine.query(QUESTION, Asking(now=DEMO_NOW))
+    config = replace(demo_rules_engine.config, late="", prerank="")
     ranked = demo_rules_engine.retrieve(query, config=config)
     assert "prerank" not in ranked.timings_ms and "late" not in ranked.timings_ms
+    ranked = demo_rules_engine.retrieve(query, config=replace(config, prerank="time"))
+    assert "prerank" in ranked.timings_ms and "late" not in ranked.timings_ms

@@ -74,9 +74,6 @@ class Components:
 
     def in_store(self, config: SearchConfig) -> bool:
         """Whether ``config`` has the retrievers search inside the store."""
-        if config.index not in _INDEX_CHOICES:
-            raise ConfigError(f"unknown index {config.index!r}; choose one of: "
-                              f"{', '.join(_INDEX_CHOICES)}")
         if config.index == "store" and not searches_itself(self.store):
             raise ConfigError("this store cannot search itself (index 'store' needs a "
                               "PostgreSQL store); use index 'local' or 'auto'")
@@ -195,7 +192,6 @@ class Components:
 
 
 _DOCUMENTS_KEPT = 50_000
-_INDEX_CHOICES = ("auto", "store", "local")
 
 
 # A search reads the store several times (scope, candidates, documents). When another
@@ -318,11 +314,8 @@ def _retrieve(query: Query, config: SearchConfig, components: Components,
 def _pool_order(query: Query, config: SearchConfig, components: Components,
                 timings: dict[str, float]) -> Callable[[list[Hit]], list[Hit]]:
     """The stages that order the reranker's pool before it reads its first few: the
-    late-interaction order (``config.late``), then the pre-rank (``config.prerank``).
-    Without a reranker there is no pool to choose: the list stays retrieval's."""
+    late-interaction order (``config.late``), then the pre-rank (``config.prerank``)."""
     def ordered(hits: list[Hit]) -> list[Hit]:
-        if config.reranker == "none":
-            return hits
         if config.late:
             late = components.late_order(config.late)
             hits = _timed(timings, "late", lambda: late.order(query.text, hits))
