@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import cast
 
 from chronorag.answer.build import build_answer
+from chronorag.answer.changes import changes_answer
 from chronorag.answer.generate import write_answer
 from chronorag.answer.llm import Generator
 from chronorag.clock import system_now
@@ -22,9 +23,10 @@ from chronorag.errors import ConfigError, StoreError
 from chronorag.extensions import Extension, IngestExtension, create_extensions
 from chronorag.ingest.git_history import git_inputs
 from chronorag.ingest.ids import IdRoot
-from chronorag.model import Answer, Asking, Query
+from chronorag.model import Answer, AnswerStatus, Asking, Intent, Query
 from chronorag.people import Directory, load_directory
 from chronorag.pipeline.accept import Accepted, Linked, accept_dates, accept_versions
+from chronorag.pipeline.chain import visible_versions
 from chronorag.pipeline.delete import delete_documents
 from chronorag.pipeline.ingest import (
     Batching,
@@ -287,7 +289,7 @@ class Engine:
         The circumstances come as one ``asking`` or as keywords (see :class:`Asking`),
         not both. ``tz`` reads naive times of this question (default: the engine's).
         """
-        asking = _asking(asking, now=now, as_of=as_of, user=user, k=k, admin=admin, tz=tz)
+        asking = Asking.given(asking, now=now, as_of=as_of, user=user, k=k, admin=admin, tz=tz)
         zone = asking.tz or self.tz
         moment = _aware(asking.now or self.clock(), zone)
         understanding = understand(question, now=moment, tz=zone, people=self.store.people(),
@@ -333,6 +335,8 @@ class Engine:
             query, ranked.hits, upcoming=ranked.upcoming, documents=ranked.documents,
             min_semantic=self.config.min_semantic, timings_ms=timings,
         )
+        if query.understanding.intent is Intent.CHANGE:
+            answer = self._what_changed(query, answer)
         # Extensions add beside the evidence (the semantic layer: terms, approved examples
         # and join paths for analytics questions); one without anything to add costs a check.
         extras = dict(answer.extras)
@@ -342,6 +346,18 @@ class Engine:
                 extras[name] = added
         answer = replace(answer, extras=extras) if extras != answer.extras else answer
         return self.generate(answer) if generate else answer
+
+    def _what_changed(self, query: Query, answer: Answer) -> Answer:
+        """A "what changed" question over a document with versions is answered from the
+        version chain (``answer.changes``); any other keeps its answer."""
+        if answer.status is AnswerStatus.NOT_FOUND or not answer.evidence \
+                or answer.evidence[0].occurred_at is not None:
+            return answer
+        versions = visible_versions(self.store, answer.evidence[0].doc_id, user=query.user,
+                                    admin=query.admin)
+        if len(versions) < 2:
+            return answer
+        return changes_answer(answer, versions, period=query.constraint.interval)
 
     def generate(self, answer: Answer, *, tz: tzinfo | None = None,
                  on_text: Callable[[str], None] | None = None) -> Answer:
@@ -408,17 +424,6 @@ class Engine:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-def _asking(asking: Asking | None, *, now: datetime | None, as_of: datetime | None,
-            user: str | None, k: int, admin: bool, tz: tzinfo | None) -> Asking:
-    keywords = Asking(user=user, admin=admin, now=now, as_of=as_of, tz=tz, k=k)
-    if asking is None:
-        return keywords
-    if keywords != Asking():
-        raise TypeError("give the question's circumstances as one Asking or as keywords, "
-                        "not both")
-    return asking
 
 
 def _aware(moment: datetime, tz: tzinfo) -> datetime:

@@ -48,6 +48,13 @@ class Flag(enum.StrEnum):
     UPCOMING_UNCHANGED = "upcoming_unchanged"
     NO_MATCHING_RECORDS = "no_matching_records"
 
+    # A "what changed" question over a version chain (``answer.changes``): no version
+    # before the one in force; no version took effect in the period asked about; the
+    # compared versions state the same sentences.
+    NO_EARLIER_VERSION = "no_earlier_version"
+    NO_VERSION_IN_PERIOD = "no_version_in_period"
+    VERSIONS_IDENTICAL = "versions_identical"
+
     # The short answer checked against its evidence (``answer.check``): neither stated
     # in nor computed from it; a cited record outside the period asked about; a time
     # asked and none stated; a date the evidence's own text contradicts (it says

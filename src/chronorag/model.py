@@ -89,6 +89,8 @@ class Intent(enum.StrEnum):
     CONTENT = "content"
     TIME = "time"
     COUNT = "count"
+    # What changed between versions ("What changed in the privacy statement in 2020?").
+    CHANGE = "change"
 
 
 class AnswerStatus(enum.StrEnum):
@@ -351,6 +353,18 @@ class Asking:
     as_of: datetime | None = None
     tz: tzinfo | None = None
     k: int = 5
+
+    @classmethod
+    def given(cls, asking: Asking | None, *, now: datetime | None, as_of: datetime | None,
+              user: str | None, k: int, admin: bool, tz: tzinfo | None) -> Asking:
+        """``asking``, or the keywords given instead of it (not both)."""
+        keywords = cls(user=user, admin=admin, now=now, as_of=as_of, tz=tz, k=k)
+        if asking is None:
+            return keywords
+        if keywords != cls():
+            raise TypeError("give the question's circumstances as one Asking or as "
+                            "keywords, not both")
+        return asking
 
 
 @dataclass(frozen=True)

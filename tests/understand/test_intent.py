@@ -20,6 +20,13 @@ from chronorag.understand.intent import detect_intent
     ("When was the bridge opened, and by whom?", Intent.TIME),
     ("When the shop opened, the owner said so.", Intent.TIME),
     ("他什么时候去的北京？", Intent.TIME),
+    ("What changed in the privacy statement in 2020?", Intent.CHANGE),
+    ("What has changed in the refund policy?", Intent.CHANGE),
+    ("What are the changes to the terms?", Intent.CHANGE),
+    ("新版退货政策改了什么？", Intent.CHANGE),
+    ("隐私政策有哪些变化？", Intent.CHANGE),
+    ("When did the refund policy change?", Intent.TIME),
+    ("What is new in your life?", Intent.CONTENT),
 ])
 def test_intent_is_read_from_the_main_clause(question: str, intent: Intent) -> None:
     assert detect_intent(question) is intent

@@ -28,6 +28,15 @@ _TIME = re.compile(
     re.IGNORECASE)
 
 
+# What changed between versions; "when did it change" asks a time and is read as one.
+_CHANGE = re.compile(
+    r"\bwhat(?:\s+has|\s+have|\s+had)?\s+changed\b"
+    r"|\bwhat\s+(?:are|were)\s+the\s+(?:changes|differences)\b|\bwhat\s+changes\b"
+    r"|改了什么|改了哪些|改动了什么|有哪些改动|修改了什么|修改了哪些|更新了什么|更新了哪些"
+    r"|有什么变化|有哪些变化|有何变化|变化了什么|变了什么|有什么不同|有何不同|区别是什么",
+    re.IGNORECASE)
+
+
 _CONDITION = re.compile(
     r"^\s*(?:when|whenever|if|once|after|before)\b[^,?;]*,\s*(?=(?:how|what|who|whom|"
     r"whose|which|where|why|when|can|could|do|does|did|is|are|was|were|will|would|"
@@ -35,10 +44,13 @@ _CONDITION = re.compile(
 
 
 def detect_intent(question: str) -> Intent:
-    """COUNT for "how many times"/几次, TIME for "when"/"what year"/什么时候, else CONTENT."""
+    """COUNT for "how many times"/几次, TIME for "when"/"what year"/什么时候, CHANGE for
+    "what changed"/改了什么, else CONTENT."""
     question = _CONDITION.sub("", question, count=1)
     if _COUNT.search(question):
         return Intent.COUNT
     if _TIME.search(question.strip()):
         return Intent.TIME
+    if _CHANGE.search(question):
+        return Intent.CHANGE
     return Intent.CONTENT
