@@ -23,7 +23,8 @@ from chronorag.errors import ConfigError, StoreError
 from chronorag.extensions import Extension, IngestExtension, create_extensions
 from chronorag.ingest.git_history import git_inputs
 from chronorag.ingest.ids import IdRoot
-from chronorag.model import Answer, AnswerStatus, Asking, Intent, Query
+from chronorag.model import Answer, AnswerStatus, Asking, Intent, Interval, Query
+from chronorag.parts import Part, comparison_times, compose, part_query
 from chronorag.people import Directory, load_directory
 from chronorag.pipeline.accept import Accepted, Linked, accept_dates, accept_versions
 from chronorag.pipeline.chain import visible_versions
@@ -335,7 +336,9 @@ class Engine:
             query, ranked.hits, upcoming=ranked.upcoming, documents=ranked.documents,
             min_semantic=self.config.min_semantic, timings_ms=timings,
         )
-        if query.understanding.intent is Intent.CHANGE:
+        if times := comparison_times(query):
+            answer = self._compared(query, answer, times)
+        elif query.understanding.intent is Intent.CHANGE:
             answer = self._what_changed(query, answer)
         # Extensions add beside the evidence (the semantic layer: terms, approved examples
         # and join paths for analytics questions); one without anything to add costs a check.
@@ -346,6 +349,18 @@ class Engine:
                 extras[name] = added
         answer = replace(answer, extras=extras) if extras != answer.extras else answer
         return self.generate(answer) if generate else answer
+
+    def _compared(self, query: Query, answer: Answer,
+                  times: Sequence[tuple[str, Interval]]) -> Answer:
+        """A question that compares times, answered per time (``chronorag.parts``)."""
+        parts = []
+        for label, interval in times:
+            asked = part_query(query, interval)
+            ranked = self.retrieve(asked)
+            parts.append(Part(label, interval, build_answer(
+                asked, ranked.hits, upcoming=ranked.upcoming, documents=ranked.documents,
+                min_semantic=self.config.min_semantic)))
+        return compose(answer, parts)
 
     def _what_changed(self, query: Query, answer: Answer) -> Answer:
         """A "what changed" question over a document with versions is answered from the

@@ -1,0 +1,78 @@
+"""Questions that compare times are answered per time (``chronorag.parts``): each part
+retrieved and answered at its own time, the answer listing each part under its time."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from chronorag.engine import Engine
+from chronorag.model import Asking, Query, Relation
+from chronorag.parts import comparison_times, part_query
+from chronorag.people import Directory
+from chronorag.understand import understand
+
+from .conftest import NO_MODEL_RULES, register_test_embedders
+
+CASES = Path(__file__).parent / "cases" / "changes"
+NOW = datetime(2026, 6, 1, tzinfo=UTC)
+
+
+@pytest.fixture(scope="module")
+def engine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Engine]:
+    register_test_embedders()
+    path = tmp_path_factory.mktemp("parts") / "kb.db"
+    with Engine(path, config=NO_MODEL_RULES, embedder="test-hash", judges=()) as opened:
+        opened.ingest([CASES / "returns.jsonl"], now=NOW)
+        yield opened
+
+
+@pytest.mark.parametrize(("question", "times"), [
+    ("How did the return window change between 2022 and 2024?", ["2022", "2024"]),
+    ("Compare the return window in 2025 and 2023.", ["2023", "2025"]),
+    ("2023年和2025年的退货期限有什么不同？", ["2023年", "2025年"]),
+    ("对比2023年和2025年的退货期限", ["2023年", "2025年"]),
+    ("Who held the office between 1998 and 2010?", []),  # a range, no comparison
+    ("与2022年相比，2023年GDP增长了多少？", []),  # one value, said against another
+    ("When did the return window change, in 2022 or 2024?", []),  # asks a time
+    ("How did the return window change in 2024?", []),  # one time
+])
+def test_which_questions_compare_which_times(engine: Engine, question: str,
+                                             times: list[str]) -> None:
+    query = engine.query(question, Asking(now=NOW))
+    assert [label for label, _ in comparison_times(query)] == times
+
+
+def test_each_part_is_answered_at_its_own_time(engine: Engine) -> None:
+    answer = engine.ask("Compare the return window in 2023 and 2025.", now=NOW).to_json()
+    parts = answer["parts"]
+    assert [(p["time"], p["evidence"]["doc_id"]) for p in parts] == [
+        ("2023", "returns-2022"), ("2025", "returns-2024")]
+    assert answer["status"] == "answered"
+    assert answer["answer"] == "2023: 60 days; 2025: 45 days"
+    # Each part's answer is a span of that part's evidence.
+    for part in parts:
+        assert part["answer"] in part["evidence"]["text"]
+    assert parts[0]["start"] == "2023-01-01T00:00:00+00:00"
+
+
+def test_a_range_is_compared_at_its_two_ends(engine: Engine) -> None:
+    answer = engine.ask("How did the return window change between 2022 and 2024?", now=NOW)
+    assert answer.answer == "2022: 60 days; 2024: 45 days"
+
+
+@given(st.integers(2000, 2030))
+def test_a_part_is_about_the_state_at_its_end_or_now(year: int) -> None:
+    text = f"What was the window in {year}?"
+    query = Query(text, NOW, NOW, understand(text, now=NOW, tz=UTC, people=Directory()))
+    interval = query.understanding.time_expressions[0].interval
+    asked = part_query(query, interval)
+    assert asked.constraint.relation is Relation.IN and asked.constraint.interval == interval
+    assert interval.end is not None
+    expected = NOW if interval.contains(NOW) else interval.end - timedelta(microseconds=1)
+    assert asked.as_of == expected and interval.contains(asked.as_of)
