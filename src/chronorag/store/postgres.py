@@ -126,11 +126,6 @@ class PostgresStore:
 
     # -- reading --------------------------------------------------------------------------
 
-    def content_hashes(self, ids: Sequence[str]) -> dict[str, str]:
-        rows = self._s.query(f"SELECT id, content_hash FROM documents WHERE id = {_IDS}",
-                           (list(ids),))
-        return {r[0]: r[1] for r in rows}
-
     def fingerprints(self, ids: Sequence[str]) -> dict[str, tuple[str, str]]:
         rows = self._s.query("SELECT id, content_hash, coalesce(derivation, '') FROM documents "
                            f"WHERE id = {_IDS}", (list(ids),))

@@ -229,12 +229,6 @@ class SQLiteStore:
 
     # -- reading --------------------------------------------------------------------------
 
-    def content_hashes(self, ids: Sequence[str]) -> dict[str, str]:
-        """Stored content hash of each id that exists."""
-        rows = self._query(f"SELECT id, content_hash FROM documents WHERE id IN {_IDS}",
-                           (_ids_param(ids),))
-        return dict(rows)
-
     def fingerprints(self, ids: Sequence[str]) -> dict[str, tuple[str, str]]:
         """``(content_hash, derivation)`` of each id that exists."""
         rows = self._query(f"SELECT id, content_hash, coalesce(derivation, '') FROM documents "
