@@ -31,7 +31,7 @@ from typing import Any
 from chronorag.deps import import_module
 from chronorag.errors import ConfigError
 from chronorag.model import Chunk, Document, Granularity, Interval
-from chronorag.store.base import Store
+from chronorag.store.base import DocumentStore
 
 GROUPINGS = ("title", "source_type", "entity")
 """What documents are grouped by: their title, their source type, or the entity they are
@@ -201,7 +201,7 @@ def _label(interval: Interval, unit: str) -> str:
     return f"{_unit_label(first, unit)}–{_unit_label(last, unit)}"
 
 
-def store_coverage(store: Store, *, by: str = "title", unit: str = "year",
+def store_coverage(store: DocumentStore, *, by: str = "title", unit: str = "year",
                    now: datetime) -> Coverage:
     """The coverage of everything ``store`` holds (documents without their text)."""
     _check(by, unit)

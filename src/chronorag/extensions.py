@@ -3,8 +3,9 @@
 An extension adds to ``ask`` (``Extension.extend``: what goes under ``extras[name]``) and
 may take files from an ingest (``IngestExtension.claim``), validated with the documents
 and committed in their transaction. It reaches storage only through the ``Store``
-protocol, so every backend carries it. The semantic layer is the built-in one; a
-``SearchConfig`` names the extensions an engine runs (``extensions=()`` runs none).
+protocol, so every backend carries it (the semantic layer, the built-in one, through its
+``LayerStore`` part alone); a ``SearchConfig`` names the extensions an engine runs
+(``extensions=()`` runs none).
 """
 
 from __future__ import annotations

@@ -41,7 +41,7 @@ from chronorag.ingest.versions import Chain, version_chains, version_pairs
 from chronorag.model import Document, Status
 from chronorag.rank.validity import ValidityIndex
 from chronorag.rank.verdict import Validity
-from chronorag.store.base import Store
+from chronorag.store.base import CorpusStore, DocumentStore
 from chronorag.timex import relative_phrases
 
 DEFAULT_THRESHOLD = 0.9
@@ -107,7 +107,7 @@ class ReviewReport:
                 "unindexed": [i.to_json() for i in self.unindexed]}
 
 
-def review(store: Store, *, as_of: datetime, threshold: float = DEFAULT_THRESHOLD,
+def review(store: CorpusStore, *, as_of: datetime, threshold: float = DEFAULT_THRESHOLD,
            embedder: str | None = None, tokens: str | None = None) -> ReviewReport:
     """Review every stored document at ``as_of`` (tz-aware); see the module docstring.
 
@@ -142,7 +142,7 @@ def review(store: Store, *, as_of: datetime, threshold: float = DEFAULT_THRESHOL
     )
 
 
-def _unindexed(store: Store, documents: dict[str, Document], tokens: str
+def _unindexed(store: DocumentStore, documents: dict[str, Document], tokens: str
                ) -> list[ReviewItem]:
     """One finding naming the documents stored without ``tokens``' token vectors (an
     older store, or one ingested with late interaction off): the late-interaction stage
@@ -251,7 +251,7 @@ def _stale_copies(documents: dict[str, Document], verdicts: dict[str, Validity],
     return items
 
 
-def _similar_pairs(store: Store, documents: dict[str, Document],
+def _similar_pairs(store: CorpusStore, documents: dict[str, Document],
                    verdicts: dict[str, Validity], index: ValidityIndex, *,
                    threshold: float, embedder: str) -> list[ReviewItem]:
     chunk_ids, matrix = store.vectors(embedder)

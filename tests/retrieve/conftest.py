@@ -35,9 +35,6 @@ class MemoryStore:
                 rows[chunk.id] = row
         self._generation += 1
 
-    def content_hashes(self, ids: Sequence[str]) -> dict[str, str]:
-        return {}
-
     def write(self, batch: Sequence[PreparedDocument], *, force: bool = False) -> WriteReport:
         raise NotImplementedError
 

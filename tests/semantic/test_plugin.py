@@ -17,26 +17,30 @@ from chronorag.engine import Engine
 from chronorag.errors import ConfigError, ValidationError
 from chronorag.retrieve.embedders import EMBEDDERS
 from chronorag.semantic.context import build_context
-from chronorag.store.base import Store
+from chronorag.store.base import LayerStore, Store
 from chronorag.store.sqlite import SQLiteStore
 
 from .conftest import NOW, RETAIL, HashEmbedder
 
 QUESTION = "华东 GMV 趋势"
 STORE_METHODS = frozenset(n for n in dir(Store) if not n.startswith("_"))
+LAYER_METHODS = frozenset(n for n in dir(LayerStore) if not n.startswith("_"))
 
 
 class ProtocolOnly:
-    """A store that has exactly the ``Store`` protocol's methods, counting their calls:
-    what works on it works on any backend that implements the protocol."""
+    """A store that has exactly the methods of the ``Store`` protocol (or of one of its
+    parts, ``methods``), counting their calls: what works on it works on any backend
+    that implements the protocol (or that part)."""
 
-    def __init__(self, inner: SQLiteStore) -> None:
+    def __init__(self, inner: SQLiteStore, *, methods: frozenset[str] = STORE_METHODS
+                 ) -> None:
         self._inner = inner
+        self._methods = methods
         self.calls: Counter[str] = Counter()
 
     def __getattr__(self, name: str) -> Any:
-        if name not in STORE_METHODS:
-            raise AttributeError(f"{name!r} is not part of the Store protocol")
+        if name not in self._methods:
+            raise AttributeError(f"{name!r} is not part of the protocol")
         self.calls[name] += 1
         return getattr(self._inner, name)
 
@@ -84,6 +88,19 @@ def test_layer_works_through_the_protocol_alone(tmp_path: Path,
         pack = build_context(proxy, QUESTION, now=NOW,  # type: ignore[arg-type]
                              embedder=counting, parallel=False)
     assert pack.to_json()["bindings"]
+
+
+def test_the_layer_part_is_all_a_context_pack_reads(tmp_path: Path,
+                                                     counting: CountingEmbedder) -> None:
+    with _engine(SQLiteStore(tmp_path / "kb.db")) as engine:
+        engine.ingest([_docs(tmp_path), RETAIL], now=NOW)
+        full = engine.store
+        layer_only: Any = ProtocolOnly(full, methods=LAYER_METHODS)  # type: ignore[arg-type]
+        packs = [build_context(store, QUESTION, now=NOW, embedder=counting,
+                               parallel=False).to_json() for store in (full, layer_only)]
+    for pack in packs:
+        del pack["timings_ms"]
+    assert packs[0] == packs[1] and packs[0]["bindings"] and layer_only.calls
 
 
 def test_store_without_layer_costs_one_counter_read(tmp_path: Path,

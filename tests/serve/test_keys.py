@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
 from chronorag import cli
-from chronorag.serve.keys import authenticate, digest
+from chronorag.errors import ConfigError
+from chronorag.serve.keys import add_key, authenticate, digest, revoke_key
+from chronorag.store.base import ApiKey
 from chronorag.store.sqlite import SQLiteStore
+
+NOW = datetime(2026, 1, 1, tzinfo=UTC)
 
 
 def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -68,3 +74,39 @@ def test_serve_without_its_extra_names_the_extra(tmp_path: Path, monkeypatch: py
     monkeypatch.setitem(chronorag.serve._NEEDED, "no_such_module_for_this_test", "fastapi")
     code, _, err = _run(capsys, "serve", "--db", str(tmp_path / "kb.db"))
     assert code == 1 and "pip install 'chronorag[serve]'" in err and "internal" not in err
+
+
+class MemoryKeys:
+    """Only the keys part of a store (``KeyStore``), in dicts."""
+
+    def __init__(self) -> None:
+        self.keys: dict[str, tuple[ApiKey, str]] = {}
+
+    def add_api_key(self, key: ApiKey, *, digest: str) -> None:
+        self.keys[key.id] = (key, digest)
+
+    def api_key(self, digest: str) -> ApiKey | None:
+        return next((k for k, d in self.keys.values() if d == digest), None)
+
+    def api_keys(self) -> list[ApiKey]:
+        return sorted((k for k, _ in self.keys.values()), key=lambda k: (k.created_at, k.id))
+
+    def revoke_api_key(self, key_id: str, *, at: datetime) -> bool:
+        key, found = self.keys.get(key_id, (None, ""))
+        if key is None or key.revoked_at is not None:
+            return False
+        self.keys[key_id] = (replace(key, revoked_at=at), found)
+        return True
+
+    def api_key_digests(self) -> dict[str, str]:
+        return {i: d for i, (_, d) in self.keys.items()}
+
+
+def test_keys_need_only_the_keys_part_of_a_store() -> None:
+    store = MemoryKeys()
+    record, key = add_key(store, user="mom", admin=False, now=NOW)
+    assert authenticate(store, key) == record
+    revoke_key(store, record.id, now=NOW)
+    assert authenticate(store, key) is None
+    with pytest.raises(ConfigError, match="live keys: none"):
+        revoke_key(store, record.id, now=NOW)

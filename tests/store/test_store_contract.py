@@ -35,7 +35,7 @@ def test_empty_store(store: Store) -> None:
     assert ids == [] and matrix.shape == (0, 0) and matrix.dtype == np.float32
     assert store.count() == dict.fromkeys(
         ("documents", "chunks", "sentences", "vectors", "links"), 0)
-    assert store.content_hashes(["x"]) == {}
+    assert store.fingerprints(["x"]) == {}
 
 
 def test_round_trip_every_field(store: Store, make: Make, full_doc: Callable[..., Document]
@@ -52,7 +52,7 @@ def test_round_trip_every_field(store: Store, make: Make, full_doc: Callable[...
     assert back.occurred_at is not None and back.occurred_at.granularity is None
     assert back.modified_at is None
     assert store.chunks() == list(prepared.chunks)
-    assert store.content_hashes([doc.id, "nope"]) == {doc.id: doc.content_hash()}
+    assert store.fingerprints([doc.id, "nope"]) == {doc.id: (doc.content_hash(), "")}
     ids, matrix = store.vectors("e5")
     assert ids == [c.id for c in prepared.chunks]
     assert matrix.dtype == np.float32 and matrix.flags.writeable

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Iterator
+from contextlib import closing, contextmanager
 from typing import TYPE_CHECKING
 
 from chronorag import render
@@ -11,7 +13,7 @@ from chronorag.cli.options import Subparsers, existing_db, store_options, zone_o
 from chronorag.errors import NotFoundError
 
 if TYPE_CHECKING:
-    from chronorag.store.base import Store
+    from chronorag.store.base import DocumentStore
 
 
 def add(sub: Subparsers) -> None:
@@ -39,12 +41,9 @@ def add(sub: Subparsers) -> None:
 
 
 def run_list(args: argparse.Namespace) -> int:
-    store = _opened(args)
-    try:
+    with _opened(args) as store:
         docs = store.documents(text=False)
         counts = store.chunk_counts()
-    finally:
-        store.close()
     tz = zone_of(args.tz)
     rows = [render.document_summary(d, counts.get(d.id, 0), tz=tz) for d in docs]
     print(json.dumps(rows, ensure_ascii=False) if args.json else render.documents_table(rows))
@@ -52,11 +51,8 @@ def run_list(args: argparse.Namespace) -> int:
 
 
 def run_show(args: argparse.Namespace) -> int:
-    store = _opened(args)
-    try:
+    with _opened(args) as store:
         found = store.documents([args.id])
-    finally:
-        store.close()
     if not found:
         raise NotFoundError(f"no document {args.id!r} in the store; chronorag documents "
                             "list shows the ids")
@@ -66,11 +62,14 @@ def run_show(args: argparse.Namespace) -> int:
     return 0
 
 
-def _opened(args: argparse.Namespace) -> Store:
-    """The store ``--db`` names, which must exist: these actions only read."""
+@contextmanager
+def _opened(args: argparse.Namespace) -> Iterator[DocumentStore]:
+    """The documents of the store ``--db`` names, which must exist: these actions only
+    read. Closed at the end of the block."""
     from chronorag.store.opening_uri import open_store
 
-    return open_store(existing_db(args))
+    with closing(open_store(existing_db(args))) as store:
+        yield store
 
 
 def run_delete(args: argparse.Namespace) -> int:

@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import argparse
-from contextlib import closing
+from collections.abc import Iterator
+from contextlib import closing, contextmanager
+from typing import TYPE_CHECKING
 
 from chronorag import render
 from chronorag.cli.options import Subparsers, db_of, existing_db
 from chronorag.clock import system_now
+
+if TYPE_CHECKING:
+    from chronorag.store.base import KeyStore
 
 
 def add(sub: Subparsers) -> None:
@@ -29,11 +34,19 @@ def add(sub: Subparsers) -> None:
     k.set_defaults(func=run_revoke)
 
 
-def run_add(args: argparse.Namespace) -> int:
-    from chronorag.serve.keys import add_key
+@contextmanager
+def _keys(db: str) -> Iterator[KeyStore]:
+    """The API keys of the store ``db``, closed at the end of the block."""
     from chronorag.store.opening_uri import open_store
 
-    with closing(open_store(db_of(args))) as store:
+    with closing(open_store(db)) as store:
+        yield store
+
+
+def run_add(args: argparse.Namespace) -> int:
+    from chronorag.serve.keys import add_key
+
+    with _keys(db_of(args)) as store:
         record, key = add_key(store, user=args.user, admin=args.admin, now=system_now())
         kind = "an admin key" if record.admin else "a key"
         print(f"made {kind} for user {record.user!r}, id {record.id}. It is shown only "
@@ -43,18 +56,15 @@ def run_add(args: argparse.Namespace) -> int:
 
 
 def run_list(args: argparse.Namespace) -> int:
-    from chronorag.store.opening_uri import open_store
-
-    with closing(open_store(existing_db(args))) as store:
+    with _keys(existing_db(args)) as store:
         print(render.keys_table(store.api_keys(), as_json=args.json))
     return 0
 
 
 def run_revoke(args: argparse.Namespace) -> int:
     from chronorag.serve.keys import revoke_key
-    from chronorag.store.opening_uri import open_store
 
-    with closing(open_store(db_of(args))) as store:
+    with _keys(db_of(args)) as store:
         revoke_key(store, args.id, now=system_now())
         print(f"revoked key {args.id}")
     return 0

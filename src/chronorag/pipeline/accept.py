@@ -17,7 +17,7 @@ from chronorag.ingest.versions import Chain, version_chains, version_pairs
 from chronorag.model import Document
 from chronorag.pipeline.ingest import Embedders, IngestReport, rewrite_documents
 from chronorag.pipeline.stated import stored_titles
-from chronorag.store.base import Store
+from chronorag.store.base import CorpusStore, DocumentStore
 
 __all__ = ["BY_VERSIONS", "Accepted", "Linked", "accept_dates", "accept_versions"]
 
@@ -46,7 +46,7 @@ class Linked:
         return {"linked": self.links, "skipped": self.skipped, **self.report.to_json()}
 
 
-def _missing(store: Store, ids: Sequence[str] | None) -> None:
+def _missing(store: DocumentStore, ids: Sequence[str] | None) -> None:
     if ids is not None:
         missing = sorted(set(ids) - set(store.fingerprints(list(ids))))
         if missing:
@@ -54,7 +54,7 @@ def _missing(store: Store, ids: Sequence[str] | None) -> None:
                               "see chronorag review for the proposals")
 
 
-def accept_dates(store: Store, ids: Sequence[str] | None, *, embedders: Embedders,
+def accept_dates(store: CorpusStore, ids: Sequence[str] | None, *, embedders: Embedders,
                  now: datetime, tz: tzinfo) -> Accepted:
     """Fill the empty valid_from, modified_at and supersedes of the documents ``ids``
     (all when None) from their texts' proposals; documents without any stay unchanged.
@@ -77,7 +77,7 @@ def accept_dates(store: Store, ids: Sequence[str] | None, *, embedders: Embedder
     return Accepted(fields, report)
 
 
-def accept_versions(store: Store, ids: Sequence[str] | None, *, embedders: Embedders,
+def accept_versions(store: CorpusStore, ids: Sequence[str] | None, *, embedders: Embedders,
                     now: datetime, tz: tzinfo) -> Linked:
     """Link each version chain ``review`` proposes (those holding one of ``ids``; all
     when None): every version ``supersedes`` the one before it.

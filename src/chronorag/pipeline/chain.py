@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Protocol
 
 from chronorag.model import Document
-from chronorag.store.base import Store
+from chronorag.store.base import DocumentStore, PeopleStore
 
 
 def chain_of(doc_id: str, links: Iterable[tuple[str, str, str]]) -> set[str]:
@@ -24,7 +25,11 @@ def chain_of(doc_id: str, links: Iterable[tuple[str, str, str]]) -> set[str]:
     return seen
 
 
-def visible_versions(store: Store, doc_id: str, *, user: str | None,
+class VersionStore(DocumentStore, PeopleStore, Protocol):
+    """What reading versions needs: the documents and links, and who may see them."""
+
+
+def visible_versions(store: VersionStore, doc_id: str, *, user: str | None,
                      admin: bool) -> list[Document]:
     """Every document linked to ``doc_id`` by ``supersedes`` (either way, transitively),
     itself included, that ``user`` may see, with its text."""

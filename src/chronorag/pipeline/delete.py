@@ -9,12 +9,12 @@ from datetime import datetime, tzinfo
 from chronorag.errors import ConfigError, NotFoundError
 from chronorag.model import Document
 from chronorag.pipeline.ingest import Embedders, rewrite_documents
-from chronorag.store.base import Store
+from chronorag.store.base import CorpusStore
 
 __all__ = ["delete_documents", "linking_to", "links_of", "without_links"]
 
 
-def delete_documents(store: Store, ids: Sequence[str], *, unlink: bool, embedders: Embedders,
+def delete_documents(store: CorpusStore, ids: Sequence[str], *, unlink: bool, embedders: Embedders,
                      now: datetime, tz: tzinfo) -> tuple[str, ...]:
     """Delete ``ids`` with everything derived from them, in one transaction; the ids
     deleted, sorted. An id not stored raises ``NotFoundError``; a document others name in

@@ -20,7 +20,7 @@ from chronorag.model import Chunk, Document
 from chronorag.rank.late import TokenEncoder
 from chronorag.rank.rerank_windows import window_text
 from chronorag.retrieve.base import Embedder
-from chronorag.store.base import Store, reusable_embedders
+from chronorag.store.base import CorpusStore, reusable_embedders
 
 # The version of how chunks and sentences are written for the embedders (``embed_text``,
 # ``sentence_texts``, hence ``window_text``): stored vectors are reused across chunker
@@ -57,7 +57,7 @@ def sentence_texts(doc: Document, chunk: Chunk) -> list[str]:
             for p in range(len(chunk.sentences))]
 
 
-def stored_vectors(store: Store, docs: Sequence[Document],
+def stored_vectors(store: CorpusStore, docs: Sequence[Document],
                    stored: Mapping[str, tuple[str, str]], *, stamp: str,
                    known_docs: Mapping[str, Document]) -> Reuse:
     """The stored vectors of the texts the stored versions of ``docs`` had embedded, per

@@ -49,7 +49,7 @@ from chronorag.pipeline.sources import StoreCheck
 from chronorag.rank.late import TokenEncoder
 from chronorag.rank.late import reads as late_reads
 from chronorag.retrieve.base import Embedder
-from chronorag.store.base import PreparedDocument, Store, WriteReport, derivation
+from chronorag.store.base import CorpusStore, PreparedDocument, WriteReport, derivation
 
 log = logging.getLogger(__name__)
 
@@ -137,7 +137,7 @@ class _Tally:
 
 
 def ingest_paths(
-    store: Store,
+    store: CorpusStore,
     paths: Sequence[str | PathLike[str]],
     *,
     embedders: Embedders,
@@ -215,7 +215,7 @@ def ingest_paths(
     )
 
 
-def rewrite_documents(store: Store, documents: Sequence[Document], *, embedders: Embedders,
+def rewrite_documents(store: CorpusStore, documents: Sequence[Document], *, embedders: Embedders,
                       now: datetime, tz: tzinfo) -> IngestReport:
     """Store new versions of stored documents (fields changed, say): each replaces its
     stored version atomically, and only chunks whose text changed are embedded again."""
@@ -256,7 +256,7 @@ def _validate(paths: Sequence[str | PathLike[str]], *, tz: tzinfo,
     return files, claims
 
 
-def reindex_documents(store: Store, *, embedders: Embedders, force: bool = False,
+def reindex_documents(store: CorpusStore, *, embedders: Embedders, force: bool = False,
                       progress: Progress | None = None, batching: Batching = Batching(),
                       tz: tzinfo = UTC) -> IngestReport:
     """Rebuild chunks, sentences, mentions and vectors of stored documents from their
@@ -308,7 +308,7 @@ def _batches(documents: Iterable[Document], batching: Batching) -> Iterator[list
         yield batch
 
 
-def _ingest_batch(store: Store, path: str, batch: list[Document], *,
+def _ingest_batch(store: CorpusStore, path: str, batch: list[Document], *,
                   embedders: Embedders, now: datetime, stamp: str,
                   tally: _Tally, tz: tzinfo) -> None:
     stored = store.fingerprints([d.id for d in batch])
@@ -331,7 +331,7 @@ def _ingest_batch(store: Store, path: str, batch: list[Document], *,
                  stored=stored, tz=tz)
 
 
-def _write_batch(store: Store, path: str, todo: list[tuple[Document, str]], *,
+def _write_batch(store: CorpusStore, path: str, todo: list[tuple[Document, str]], *,
                  embedders: Embedders, stamp: str, tally: _Tally,
                  stored: Mapping[str, tuple[str, str]], force: bool = False,
                  tz: tzinfo = UTC) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
-from typing import TypeVar, cast
+from typing import Protocol, TypeVar, cast
 
 from chronorag.config import SearchConfig
 from chronorag.errors import ConfigError
@@ -31,11 +31,16 @@ from chronorag.retrieve.in_store import (
 from chronorag.retrieve.keyword import KeywordRetriever
 from chronorag.retrieve.scope import Scope, build_scope, told_window
 from chronorag.retrieve.snapshot import Indexes
-from chronorag.store.base import Store
+from chronorag.store.base import CorpusStore, PeopleStore
 from chronorag.store.search import InStoreSearch
 from chronorag.understand.entities import subjects_of
 
 T = TypeVar("T")
+
+
+class SearchStore(CorpusStore, PeopleStore, Protocol):
+    """What a search reads: documents, their vectors and chunk rows, and who may see
+    them (never the store's API keys or semantic layer)."""
 
 
 @dataclass(frozen=True)
@@ -51,7 +56,7 @@ class Ranked:
 class Components:
     """Lazily built, shared components of one store (models load once per process)."""
 
-    def __init__(self, store: Store, *, indexes: Indexes | None = None) -> None:
+    def __init__(self, store: SearchStore, *, indexes: Indexes | None = None) -> None:
         self.store = store
         self.indexes = indexes or Indexes(store)
         self._embedders: dict[str, Embedder] = {}
@@ -254,7 +259,7 @@ def _search_once(query: Query, *, config: SearchConfig, components: Components) 
     return _visible(ranked, query, scope, components.store)
 
 
-def _visible(ranked: Ranked, query: Query, scope: Scope, store: Store) -> Ranked:
+def _visible(ranked: Ranked, query: Query, scope: Scope, store: PeopleStore) -> Ranked:
     """``ranked`` with only what the store's own privacy rule (in SQL) and the scope
     admit; its ``documents`` are those of the hits, so nothing else travels further."""
     found = sorted({h.chunk.doc_id for h in (*ranked.hits, *ranked.upcoming)})

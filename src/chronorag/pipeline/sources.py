@@ -18,7 +18,7 @@ from chronorag.errors import FieldError, ValidationError
 from chronorag.ingest import CheckedFile, check_paths
 from chronorag.ingest.ids import IdRoot, same_source, source_file
 from chronorag.model import Document
-from chronorag.store.base import Store
+from chronorag.store.base import DocumentStore
 
 __all__ = ["ReplacementCheck", "StoreCheck", "id_root"]
 
@@ -26,7 +26,7 @@ __all__ = ["ReplacementCheck", "StoreCheck", "id_root"]
 _WINDOW = 1000
 
 
-def id_root(store: Store, root: str | PathLike[str] | None) -> IdRoot:
+def id_root(store: DocumentStore, root: str | PathLike[str] | None) -> IdRoot:
     """Ids from paths relative to ``root``; a file already stored keeps its stored id."""
     return IdRoot(root, store.ids_by_source)
 
@@ -48,7 +48,7 @@ class ReplacementCheck:
     def __call__(self, document: Document, shown: str, line: int) -> None:
         self._read[document.id] = _Read(document.content_hash(), document.source, shown)
 
-    def problems(self, store: Store) -> list[FieldError]:
+    def problems(self, store: DocumentStore) -> list[FieldError]:
         """One ``file:0: id:`` problem per document that would replace another file's."""
         ids = list(self._read)
         out: list[FieldError] = []
@@ -56,7 +56,7 @@ class ReplacementCheck:
             out += self._window(store, ids[start:start + _WINDOW])
         return out
 
-    def _window(self, store: Store, ids: Sequence[str]) -> list[FieldError]:
+    def _window(self, store: DocumentStore, ids: Sequence[str]) -> list[FieldError]:
         stored = store.fingerprints(ids)
         changed = [i for i in ids if i in stored and stored[i][0] != self._read[i].digest]
         out: list[FieldError] = []
@@ -73,7 +73,7 @@ class StoreCheck:
     """How the document files are checked against the store: ids from paths relative to
     ``root``, and no replacement of another file's document unless ``replace``."""
 
-    store: Store
+    store: DocumentStore
     root: str | PathLike[str] | None
     replace: bool
 

@@ -13,12 +13,12 @@ from chronorag.ingest.adopt import BY_INGEST, Titles, adopt
 from chronorag.ingest.links import dangling
 from chronorag.ingest.stated import FROM_TEXT, proposals_of
 from chronorag.model import Document
-from chronorag.store.base import Store
+from chronorag.store.base import DocumentStore
 
 __all__ = ["Adopting", "check_links", "stored_titles"]
 
 
-def check_links(store: Store, files: Sequence[CheckedFile], *,
+def check_links(store: DocumentStore, files: Sequence[CheckedFile], *,
                 allow_dangling: bool) -> list[str]:
     """Raise ``ValidationError`` for links naming ids neither stored nor ingested; with
     ``allow_dangling`` return them as warnings instead."""
@@ -29,7 +29,7 @@ def check_links(store: Store, files: Sequence[CheckedFile], *,
     return [f"warning: {p}" for p in problems]
 
 
-def stored_titles(store: Store) -> list[tuple[str, str]]:
+def stored_titles(store: DocumentStore) -> list[tuple[str, str]]:
     """``(id, title)`` of every stored document."""
     return [(d.id, d.title) for d in store.documents(text=False)]
 
@@ -42,7 +42,7 @@ class Adopting:
     proposes a ``supersedes``.
     """
 
-    def __init__(self, store: Store, files: Sequence[CheckedFile], *, tz: tzinfo) -> None:
+    def __init__(self, store: DocumentStore, files: Sequence[CheckedFile], *, tz: tzinfo) -> None:
         self._store, self._files, self._tz = store, files, tz
         self._titles: Titles | None = None
         self.filled: Counter[str] = Counter()

@@ -47,7 +47,7 @@ class TokenEncoder(Protocol):
 
 
 class StoredTokens(Protocol):
-    """Where the passages' token vectors were stored at ingest (a ``Store``)."""
+    """Where the passages' token vectors were stored at ingest (a ``VectorStore``)."""
 
     def token_vectors(self, ids: Sequence[str], model: str) -> dict[str, np.ndarray]: ...
 

@@ -37,7 +37,7 @@ from chronorag.retrieve.tokenize import is_mostly_cjk
 
 
 class StoredVectors(Protocol):
-    """Where the judge reads the vectors ingest stored (a ``Store``)."""
+    """Where the judge reads the vectors ingest stored (a ``VectorStore``)."""
 
     def chunk_vectors(self, ids: Sequence[str], embedder: str) -> dict[str, np.ndarray]: ...
 

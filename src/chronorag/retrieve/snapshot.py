@@ -30,7 +30,7 @@ from chronorag.retrieve.catalog import CATALOG_ARRAYS, Catalog
 from chronorag.retrieve.columns import load_arrays, save_arrays
 from chronorag.retrieve.keyword_index import KEYWORD_ARRAYS, KeywordIndex
 from chronorag.retrieve.vectors import ANN_THRESHOLD, VectorIndex
-from chronorag.store.base import Store
+from chronorag.store.base import CorpusStore
 
 log = logging.getLogger(__name__)
 
@@ -48,7 +48,7 @@ class Rows:
     keyword: KeywordIndex
 
 
-def index_folder(store: Store) -> Path | None:
+def index_folder(store: CorpusStore) -> Path | None:
     """Where the indexes of ``store`` are saved: ``<db>.index`` beside a store file;
     None for a store without one (in memory), whose indexes live in the process."""
     path = getattr(store, "path", None)
@@ -60,7 +60,7 @@ def index_folder(store: Store) -> Path | None:
 class Indexes:
     """The current search indexes of one store, shared by its retrievers (thread-safe)."""
 
-    def __init__(self, store: Store, *, folder: Path | None = None,
+    def __init__(self, store: CorpusStore, *, folder: Path | None = None,
                  ann_threshold: int = ANN_THRESHOLD, persist: bool = True) -> None:
         self.store = store
         self.folder = (folder or index_folder(store)) if persist else None

@@ -3,7 +3,8 @@ examples and rules, retrieved by four engines and packed for text-to-SQL.
 
 Entry points: :class:`SemanticLayer` (the engine component: ``ask`` extras and layer
 files in ``ingest``), :func:`build_context` (``chronorag context``), :func:`load_layers`
-(validation). Storage goes through the ``Store`` protocol only. Nothing loads at import.
+(validation). Storage goes through the store's layer part only (``LayerStore``).
+Nothing loads at import.
 """
 
 from __future__ import annotations

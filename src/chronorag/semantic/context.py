@@ -13,7 +13,7 @@ from chronorag.semantic.model import Binding, ExampleMatch, JoinPath, SemanticOp
 from chronorag.semantic.pack import DEFAULT_SHARES, Item, Pack, pack
 from chronorag.semantic.pipeline import Retrieval, SemanticSearcher
 from chronorag.semantic.rerank import Reranked, Scored, rerank
-from chronorag.store.base import Store
+from chronorag.store.base import LayerStore
 
 
 @dataclass(frozen=True)
@@ -60,7 +60,7 @@ class ContextPack:
         return self.pack.text()
 
 
-def build_context(store: Store, question: str, *, now: datetime, embedder: Embedder,
+def build_context(store: LayerStore, question: str, *, now: datetime, embedder: Embedder,
                   as_of: datetime | None = None, budget: int | None = None,
                   shares: Mapping[str, float] = DEFAULT_SHARES,
                   options: SemanticOptions | None = None, tz: tzinfo = UTC,

@@ -28,7 +28,7 @@ from chronorag.semantic.model import (
     key_of,
 )
 from chronorag.semantic.terms import TermMatcher
-from chronorag.store.base import Store
+from chronorag.store.base import LayerStore
 
 _APPROVED = frozenset({"approved", "certified"})
 
@@ -159,7 +159,7 @@ class GraphEngine:
 
     name = "graph"
 
-    def __init__(self, index: LayerIndex, store: Store) -> None:
+    def __init__(self, index: LayerIndex, store: LayerStore) -> None:
         self._index = index
         self._store = store
 

@@ -21,7 +21,7 @@ from chronorag.rank.validity import ValidityIndex
 from chronorag.retrieve.tokenize import tokenize
 from chronorag.semantic import store as sstore
 from chronorag.semantic.model import Asset, key_of
-from chronorag.store.base import Store
+from chronorag.store.base import LayerStore
 
 SEARCHABLE: frozenset[str] = frozenset({"table", "column", "metric", "rule"})
 """Kinds the dense and keyword engines search over."""
@@ -123,7 +123,7 @@ def _start(asset: Asset) -> datetime:
     return start or datetime.min.replace(tzinfo=UTC)
 
 
-def load_index(store: Store, *, embedder: str) -> LayerIndex:
+def load_index(store: LayerStore, *, embedder: str) -> LayerIndex:
     """The layer stored in ``store`` indexed, with the vectors of ``embedder``."""
     keys, matrix = store.layer_vectors(embedder)
     return LayerIndex.build(sstore.read_assets(store), keys=keys, vectors=matrix)

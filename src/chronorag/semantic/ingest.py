@@ -15,7 +15,7 @@ from chronorag.semantic import store as sstore
 from chronorag.semantic.index import SEARCHABLE, expand_columns
 from chronorag.semantic.load import LAYER_SUFFIXES, find_layer_files, load_layers
 from chronorag.semantic.model import Asset
-from chronorag.store.base import Store, WriteReport
+from chronorag.store.base import LayerStore, WriteReport
 
 _EMBEDDED = SEARCHABLE | {"example"}
 
@@ -46,7 +46,7 @@ class LayerClaim:
     (inside the ingest's transaction); ``documents`` are the paths left to the document
     loader and ``errors`` every problem found in the layer files."""
 
-    store: Store
+    store: LayerStore
     documents: tuple[str | PathLike[str], ...]
     files: int
     assets: tuple[Asset, ...] = ()
@@ -58,7 +58,8 @@ class LayerClaim:
         return WriteReport(tuple(added), tuple(replaced), tuple(unchanged))
 
 
-def claim_layers(store: Store, paths: Sequence[str | PathLike[str]], *, tz: tzinfo) -> LayerClaim:
+def claim_layers(store: LayerStore, paths: Sequence[str | PathLike[str]], *,
+                 tz: tzinfo) -> LayerClaim:
     """Split the layer files from ``paths`` and validate them against ``store``'s layer
     (a file may refer to tables or metrics stored by an earlier ingest)."""
     doc_paths, layer_files = split_paths(paths)
@@ -72,7 +73,7 @@ def claim_layers(store: Store, paths: Sequence[str | PathLike[str]], *, tz: tzin
     return LayerClaim(store, tuple(doc_paths), files, tuple(assets))
 
 
-def store_layer(store: Store, assets: Sequence[Asset], *, embedders: Sequence[Embedder],
+def store_layer(store: LayerStore, assets: Sequence[Asset], *, embedders: Sequence[Embedder],
                 now: datetime) -> tuple[list[str], list[str], list[str]]:
     """Embed new or changed assets and upsert them in one transaction; keys added,
     replaced and unchanged."""

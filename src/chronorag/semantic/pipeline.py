@@ -36,7 +36,7 @@ from chronorag.semantic.model import (
     key_of,
 )
 from chronorag.semantic.terms import TermMatcher
-from chronorag.store.base import Store
+from chronorag.store.base import LayerStore
 
 PARALLEL: tuple[str, ...] = ("terms", "dense", "keyword", "examples")
 """Engines of the parallel stage; ``graph`` runs after them on what they found."""
@@ -79,7 +79,7 @@ class SemanticSearcher:
     ``SemanticLayer`` passes the ones it keeps for the current layer generation.
     """
 
-    def __init__(self, store: Store, embedder: Embedder, *,
+    def __init__(self, store: LayerStore, embedder: Embedder, *,
                  options: SemanticOptions | None = None, parallel: bool = True,
                  index: LayerIndex | None = None, matcher: TermMatcher | None = None) -> None:
         self.store = store

@@ -21,7 +21,7 @@ from chronorag.semantic.ingest import LayerClaim, claim_layers
 from chronorag.semantic.model import SemanticOptions
 from chronorag.semantic.pipeline import SemanticSearcher
 from chronorag.semantic.terms import TermMatcher
-from chronorag.store.base import Store
+from chronorag.store.base import LayerStore
 
 _ASK_ENGINES = ("terms", "examples")
 """What ``ask`` runs: exact terms and approved examples (the graph follows from them)."""
@@ -33,7 +33,7 @@ class SemanticLayer:
 
     name = "semantic"
 
-    def __init__(self, *, store: Store, embedder: Callable[[], Embedder]) -> None:
+    def __init__(self, *, store: LayerStore, embedder: Callable[[], Embedder]) -> None:
         self._store = store
         self._embedder = embedder
         self._lock = threading.Lock()

@@ -1,7 +1,7 @@
-"""Semantic-layer assets in any ``Store``: assets to and from the store's layer records.
+"""Semantic-layer assets in any store: assets to and from the store's layer records.
 
-Everything goes through the ``Store`` protocol's layer methods, so every backend that
-implements them holds a layer; the document tables are never touched.
+Everything goes through the layer part of the store protocol (``LayerStore``), so every
+backend that implements it holds a layer; the document tables are never touched.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import numpy as np
 
 from chronorag.model import Granularity, Interval
 from chronorag.semantic.model import Asset, JoinPath, JoinStep
-from chronorag.store.base import LayerRecord, Store
+from chronorag.store.base import LayerRecord, LayerStore
 
 __all__ = ["known_ids", "read_assets", "stored_hashes", "walk_joins", "write_layer"]
 
@@ -67,7 +67,7 @@ def _record(asset: Asset, digest: str) -> LayerRecord:
                        asset.source, digest, join)
 
 
-def known_ids(store: Store) -> dict[str, frozenset[str]]:
+def known_ids(store: LayerStore) -> dict[str, frozenset[str]]:
     """Stored ids by kind, columns as ``table.column`` (for cross-file references)."""
     out: dict[str, set[str]] = {}
     for asset in read_assets(store):
@@ -77,12 +77,12 @@ def known_ids(store: Store) -> dict[str, frozenset[str]]:
     return {k: frozenset(v) for k, v in out.items()}
 
 
-def stored_hashes(store: Store) -> dict[str, str]:
+def stored_hashes(store: LayerStore) -> dict[str, str]:
     """``kind:id`` -> content hash of every stored asset."""
     return {r.key: r.content_hash for r in store.layer_records()}
 
 
-def write_layer(store: Store, assets: Sequence[Asset], *,
+def write_layer(store: LayerStore, assets: Sequence[Asset], *,
                 vectors: Mapping[str, tuple[Sequence[str], np.ndarray]],
                 now: datetime) -> tuple[list[str], list[str], list[str]]:
     """Upsert ``assets`` (and their vectors) in one transaction.
@@ -106,12 +106,12 @@ def write_layer(store: Store, assets: Sequence[Asset], *,
     return added, replaced, unchanged
 
 
-def read_assets(store: Store) -> list[Asset]:
+def read_assets(store: LayerStore) -> list[Asset]:
     """Every stored asset, ordered by kind and id."""
     return [_asset_from_record(r) for r in store.layer_records()]
 
 
-def walk_joins(store: Store, seeds: Sequence[str], *, allowed: Sequence[str],
+def walk_joins(store: LayerStore, seeds: Sequence[str], *, allowed: Sequence[str],
                joins: Mapping[str, Asset], depth: int = 3) -> list[JoinPath]:
     """Every cycle-free join path from a seed table, up to ``depth`` joins.
 

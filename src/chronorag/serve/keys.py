@@ -13,7 +13,7 @@ import secrets
 from datetime import datetime
 
 from chronorag.errors import ConfigError
-from chronorag.store.base import ApiKey, Store
+from chronorag.store.base import ApiKey, KeyStore
 
 PREFIX = "crk_"
 _USER = re.compile(r"\S(.*\S)?", re.DOTALL)
@@ -24,7 +24,7 @@ def digest(key: str) -> str:
     return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def add_key(store: Store, *, user: str, admin: bool, now: datetime) -> tuple[ApiKey, str]:
+def add_key(store: KeyStore, *, user: str, admin: bool, now: datetime) -> tuple[ApiKey, str]:
     """A new key for ``user``: its stored record and the key itself (shown once)."""
     if not _USER.fullmatch(user) or len(user) > 200:
         raise ConfigError("--user must be a person's id: 1 to 200 characters, not blank "
@@ -35,7 +35,7 @@ def add_key(store: Store, *, user: str, admin: bool, now: datetime) -> tuple[Api
     return record, key
 
 
-def authenticate(store: Store, key: str) -> ApiKey | None:
+def authenticate(store: KeyStore, key: str) -> ApiKey | None:
     """The live (unrevoked) key record of ``key``, or None."""
     if not key.startswith(PREFIX) or len(key) > 200:
         return None
@@ -43,7 +43,7 @@ def authenticate(store: Store, key: str) -> ApiKey | None:
     return record if record is not None and record.revoked_at is None else None
 
 
-def revoke_key(store: Store, key_id: str, *, now: datetime) -> None:
+def revoke_key(store: KeyStore, key_id: str, *, now: datetime) -> None:
     """Revoke the key with this id; ``ConfigError`` naming the live ids when none matches."""
     if not store.revoke_api_key(key_id, at=now):
         live = [k.id for k in store.api_keys() if k.revoked_at is None]

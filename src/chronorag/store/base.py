@@ -1,4 +1,8 @@
-"""The Store protocol: what any backend (SQLite now, PostgreSQL later) must provide."""
+"""The Store protocol, in parts by concern, and the values its methods take and return.
+
+A backend implements every part (``Store``); a consumer annotates only the part(s) it
+uses, so a fake, or a backend that carries less, owes only those methods.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 
@@ -132,23 +136,20 @@ class ApiKey:
     revoked_at: datetime | None = None
 
 
-class Store(Protocol):
-    """Persistent documents, chunks, sentences and vectors.
+@runtime_checkable
+class DocumentStore(Protocol):
+    """Documents with their chunks, sentences and links, and store-wide settings.
 
     ``write`` is atomic: either every document of the batch is stored (new ones added,
     changed ones replacing their old version) or nothing changes.
     """
 
-    def content_hashes(self, ids: Sequence[str]) -> dict[str, str]:
-        """Stored content hash of each id that exists."""
-        ...
-
-    def fingerprints(self, ids: Sequence[str]) -> dict[str, tuple[str, str]]:
-        """``(content_hash, derivation)`` of each id that exists."""
+    def generation(self) -> int:
+        """A number that changes whenever stored content changes (cache key)."""
         ...
 
     def atomic(self) -> AbstractContextManager[None]:
-        """A block whose writes (``write``, ``delete``, ...) commit together or not at all."""
+        """A block whose writes (of every part) commit together or not at all."""
         ...
 
     def setting(self, key: str) -> str | None:
@@ -157,10 +158,6 @@ class Store(Protocol):
 
     def set_setting(self, key: str, value: str) -> None:
         """Record a store-wide setting."""
-        ...
-
-    def vector_counts(self) -> dict[str, int]:
-        """How many chunk vectors each embedder has."""
         ...
 
     def write(self, batch: Sequence[PreparedDocument], *, force: bool = False) -> WriteReport:
@@ -174,6 +171,10 @@ class Store(Protocol):
     def delete(self, ids: Sequence[str]) -> tuple[str, ...]:
         """Delete documents (with chunks, sentences, vectors, outgoing links); the ids
         that existed, sorted."""
+        ...
+
+    def fingerprints(self, ids: Sequence[str]) -> dict[str, tuple[str, str]]:
+        """``(content_hash, derivation)`` of each id that exists."""
         ...
 
     def documents(self, ids: Sequence[str] | None = None, *,
@@ -200,6 +201,44 @@ class Store(Protocol):
         """Chunks with their sentences and mentions (all when ``ids`` is None)."""
         ...
 
+    def chunk_ids_of(self, doc_ids: Sequence[str]) -> frozenset[str]:
+        """Ids of every chunk of the given documents."""
+        ...
+
+    def links(self, kind: str | None = None) -> list[tuple[str, str, str]]:
+        """``(src, dst, kind)`` edges from supersedes/derived_from, sorted."""
+        ...
+
+    def count(self) -> dict[str, int]:
+        """Row counts: documents, chunks, sentences, vectors, links."""
+        ...
+
+
+@runtime_checkable
+class VectorStore(Protocol):
+    """The chunks' vectors, and the chunk rows a search index reads (by ``seq``)."""
+
+    def vector_counts(self) -> dict[str, int]:
+        """How many chunk vectors each embedder has."""
+        ...
+
+    def vectors(self, embedder: str) -> tuple[list[str], np.ndarray]:
+        """Chunk ids and their vectors (rows aligned) for one embedder."""
+        ...
+
+    def chunk_vectors(self, ids: Sequence[str], embedder: str) -> dict[str, np.ndarray]:
+        """The stored vector of each of these chunks that has one for ``embedder``."""
+        ...
+
+    def sentence_vectors(self, ids: Sequence[str], embedder: str) -> dict[str, np.ndarray]:
+        """Each of these chunks' ``(sentences, dim)`` matrix for ``embedder``, when stored."""
+        ...
+
+    def token_vectors(self, ids: Sequence[str], model: str) -> dict[str, np.ndarray]:
+        """Each of these chunks' ``(tokens, dim)`` matrix of token encoder ``model``, when
+        stored (kept as int8 with a scale per token: ``codec.encode_tokens``)."""
+        ...
+
     def chunk_seqs(self) -> np.ndarray:
         """The ``seq`` of every stored chunk, ascending (int64)."""
         ...
@@ -213,41 +252,17 @@ class Store(Protocol):
         """The chunks of these ``seq`` numbers that exist, in ``seq`` order."""
         ...
 
-    def vectors(self, embedder: str) -> tuple[list[str], np.ndarray]:
-        """Chunk ids and their vectors (rows aligned) for one embedder."""
-        ...
 
-    def sentence_vectors(self, ids: Sequence[str], embedder: str) -> dict[str, np.ndarray]:
-        """Each of these chunks' ``(sentences, dim)`` matrix for ``embedder``, when stored."""
-        ...
+@runtime_checkable
+class PeopleStore(Protocol):
+    """People, access grants, and the privacy rule computed in the store's query."""
 
-    def token_vectors(self, ids: Sequence[str], model: str) -> dict[str, np.ndarray]:
-        """Each of these chunks' ``(tokens, dim)`` matrix of token encoder ``model``, when
-        stored (kept as int8 with a scale per token: ``codec.encode_tokens``)."""
-        ...
-
-    def chunk_vectors(self, ids: Sequence[str], embedder: str) -> dict[str, np.ndarray]:
-        """The stored vector of each of these chunks that has one for ``embedder``."""
-        ...
-
-    def generation(self) -> int:
-        """A number that changes whenever stored content changes (cache key)."""
-        ...
-
-    def links(self, kind: str | None = None) -> list[tuple[str, str, str]]:
-        """``(src, dst, kind)`` edges from supersedes/derived_from, sorted."""
-        ...
-
-    def count(self) -> dict[str, int]:
-        """Row counts: documents, chunks, sentences, vectors, links."""
+    def people(self) -> Directory:
+        """The stored people and access grants (empty when none were loaded)."""
         ...
 
     def replace_people(self, directory: Directory) -> None:
         """Replace the stored people and access grants in one transaction."""
-        ...
-
-    def people(self) -> Directory:
-        """The stored people and access grants (empty when none were loaded)."""
         ...
 
     def visible_doc_ids(self, user: str | None, *, admin: bool = False,
@@ -262,11 +277,10 @@ class Store(Protocol):
         """
         ...
 
-    def chunk_ids_of(self, doc_ids: Sequence[str]) -> frozenset[str]:
-        """Ids of every chunk of the given documents."""
-        ...
 
-    # -- API keys of the service ----------------------------------------------------------
+@runtime_checkable
+class KeyStore(Protocol):
+    """API keys of the service, kept by the hash of their secret (``chronorag.serve``)."""
 
     def add_api_key(self, key: ApiKey, *, digest: str) -> None:
         """Store a new key by the hash of its secret (``digest``; ids and digests unique)."""
@@ -289,7 +303,11 @@ class Store(Protocol):
         the store needs so the same keys authenticate on it)."""
         ...
 
-    # -- semantic layer: assets for analytics questions, kept beside the documents --------
+
+@runtime_checkable
+class LayerStore(Protocol):
+    """A semantic layer's assets for analytics questions, kept beside the documents
+    (``chronorag.semantic`` gives them meaning; the store only keeps and walks them)."""
 
     def layer_generation(self) -> int:
         """A counter bumped by every layer write that changes an asset; 0: no layer."""
@@ -316,4 +334,19 @@ class Store(Protocol):
         the joins in ``allowed`` (either direction): ``(tables, join ids)``, unsorted."""
         ...
 
-    def close(self) -> None: ...
+
+@runtime_checkable
+class CorpusStore(DocumentStore, VectorStore, Protocol):
+    """Documents with their vectors: what ingest, review and the search indexes use."""
+
+
+@runtime_checkable
+class Store(CorpusStore, PeopleStore, KeyStore, LayerStore, Protocol):
+    """A whole store, as a backend implements it: documents, vectors, people, API keys
+    and a semantic layer. Searching inside the store is an extra capability a backend
+    may add (``chronorag.store.search.InStoreSearch``)."""
+
+    def close(self) -> None:
+        """Close the store; further calls raise StoreError."""
+        ...
+

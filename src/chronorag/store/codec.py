@@ -159,6 +159,12 @@ def decode_mentions(text: str | None, intervals: IntervalDecoder) -> tuple[Menti
     return tuple(out)
 
 
+CHUNK_COLUMNS = 'id, doc_id, idx, start, "end", text'
+"""The chunk columns :func:`chunk_rows` writes and :func:`build_chunks` reads, in order."""
+SENTENCE_COLUMNS = 'chunk_id, idx, doc_id, start, "end", text, mentions'
+"""The sentence columns :func:`chunk_rows` writes and :func:`build_chunks` reads."""
+
+
 def chunk_rows(
     chunks: Iterable[Chunk],
 ) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:

@@ -1,4 +1,5 @@
-"""SQL of the service's API keys (migration ``m008_api_keys``)."""
+"""SQL of the service's API keys (migration ``m008_api_keys``) that binds parameters;
+the statements without any are shared with PostgreSQL (``common``)."""
 
 from __future__ import annotations
 
@@ -6,35 +7,19 @@ import sqlite3
 from datetime import datetime
 
 from chronorag.store.base import ApiKey
-
-_COLUMNS = "id, user, admin, created_at, revoked_at"
-
-
-def _key(row: tuple[str, str, int, str, str | None]) -> ApiKey:
-    key_id, user, admin, created, revoked = row
-    return ApiKey(key_id, user, bool(admin), datetime.fromisoformat(created),
-                  None if revoked is None else datetime.fromisoformat(revoked))
+from chronorag.store.common import KEY_COLUMNS, api_key
 
 
 def add(conn: sqlite3.Connection, key: ApiKey, *, digest: str) -> None:
-    conn.execute(f"INSERT INTO api_keys ({_COLUMNS}, digest) VALUES (?, ?, ?, ?, ?, ?)",
+    conn.execute(f"INSERT INTO api_keys ({KEY_COLUMNS}, digest) VALUES (?, ?, ?, ?, ?, ?)",
                  (key.id, key.user, int(key.admin), key.created_at.isoformat(),
                   None if key.revoked_at is None else key.revoked_at.isoformat(), digest))
 
 
 def by_digest(conn: sqlite3.Connection, digest: str) -> ApiKey | None:
-    row = conn.execute(f"SELECT {_COLUMNS} FROM api_keys WHERE digest = ?",
+    row = conn.execute(f"SELECT {KEY_COLUMNS} FROM api_keys WHERE digest = ?",
                        (digest,)).fetchone()
-    return None if row is None else _key(row)
-
-
-def every(conn: sqlite3.Connection) -> list[ApiKey]:
-    rows = conn.execute(f"SELECT {_COLUMNS} FROM api_keys ORDER BY created_at, id")
-    return [_key(row) for row in rows]
-
-
-def digests(conn: sqlite3.Connection) -> dict[str, str]:
-    return dict(conn.execute("SELECT id, digest FROM api_keys ORDER BY id").fetchall())
+    return None if row is None else api_key(row)
 
 
 def revoke(conn: sqlite3.Connection, key_id: str, *, at: datetime) -> bool:

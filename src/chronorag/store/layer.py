@@ -1,4 +1,5 @@
-"""SQL of the semantic-layer tables (migration ``m003_semantic_layer``).
+"""SQL of the semantic-layer tables (migration ``m003_semantic_layer``) that binds
+parameters; the statements without any are shared with PostgreSQL (``common``).
 
 The store keeps layer assets as opaque JSON records plus the join edges, and walks the
 join graph with a recursive CTE; what an asset means is ``chronorag.semantic``'s business.
@@ -13,34 +14,15 @@ from datetime import datetime
 
 import numpy as np
 
+from chronorag.store import common
 from chronorag.store.base import LayerRecord
 
 _SEP = "\x1f"  # path separator inside the CTE: a control character no id contains
 
 
-def generation(conn: sqlite3.Connection) -> int:
-    row = conn.execute("SELECT value FROM meta WHERE key = 'semantic_generation'").fetchone()
-    return int(row[0]) if row else 0
-
-
-def read_records(conn: sqlite3.Connection) -> list[LayerRecord]:
-    """Every asset (with its join edge when it is a join), ordered by kind and id."""
-    joins = {r[0]: (r[1], r[2], r[3], r[4]) for r in conn.execute(
-        "SELECT id, left_table, right_table, on_clause, fanout FROM semantic_joins")}
-    rows = conn.execute("SELECT kind, id, status, body, source, content_hash "
-                        "FROM semantic_assets ORDER BY kind, id").fetchall()
-    return [LayerRecord(kind, asset_id, status, body, source, digest,
-                        joins.get(asset_id) if kind == "join" else None)
-            for kind, asset_id, status, body, source, digest in rows]
-
-
 def read_vectors(conn: sqlite3.Connection, embedder: str) -> tuple[list[str], np.ndarray]:
-    rows = conn.execute("SELECT key, dim, blob FROM semantic_vectors WHERE embedder = ? "
-                        "ORDER BY key", (embedder,)).fetchall()
-    if not rows:
-        return [], np.zeros((0, 0), dtype=np.float32)
-    flat = np.frombuffer(b"".join(r[2] for r in rows), dtype="<f4")
-    return [r[0] for r in rows], flat.reshape(len(rows), rows[0][1]).astype(np.float32)
+    return common.matrix(conn.execute("SELECT key, dim, blob FROM semantic_vectors WHERE "
+                                      "embedder = ? ORDER BY key", (embedder,)).fetchall())
 
 
 def write(conn: sqlite3.Connection, records: Sequence[LayerRecord], *,
@@ -58,7 +40,7 @@ def write(conn: sqlite3.Connection, records: Sequence[LayerRecord], *,
         conn.executemany("INSERT OR REPLACE INTO semantic_vectors VALUES (?, ?, ?, ?)",
                          [(k, name, arr.shape[1], arr[i].tobytes()) for i, k in enumerate(keys)])
     if records:
-        conn.execute("UPDATE meta SET value = value + 1 WHERE key = 'semantic_generation'")
+        common.bump_layer_generation(conn)
 
 
 _JOIN_WALK = f"""

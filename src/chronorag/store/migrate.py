@@ -18,7 +18,7 @@ import numpy as np
 
 from chronorag.errors import ChronoragError
 from chronorag.model import Chunk, Document
-from chronorag.store.base import PreparedDocument, Store
+from chronorag.store.base import CorpusStore, DocumentStore, PreparedDocument, Store
 
 BATCH = 64
 """Documents read and written per transaction: bounds memory on either side."""
@@ -90,7 +90,7 @@ def _batches(ids: Sequence[str], size: int) -> Iterator[Sequence[str]]:
         yield ids[start:start + size]
 
 
-def embedder_names(source: Store, ids: Sequence[str], *, batch: int) -> tuple[str, ...]:
+def embedder_names(source: CorpusStore, ids: Sequence[str], *, batch: int) -> tuple[str, ...]:
     """Every embedder the source may hold vectors of: chunk vectors counted, the store's
     embedder setting (layer vectors) and those the documents' stamps name (sentences,
     token encoders)."""
@@ -104,7 +104,7 @@ def embedder_names(source: Store, ids: Sequence[str], *, batch: int) -> tuple[st
     return tuple(sorted(names))
 
 
-def prepared_documents(source: Store, ids: Sequence[str], *,
+def prepared_documents(source: CorpusStore, ids: Sequence[str], *,
                        embedders: Sequence[str]) -> list[PreparedDocument]:
     """The stored documents ``ids`` as ingest prepared them: chunks, vectors, stamps."""
     docs = source.documents(ids)
@@ -212,7 +212,7 @@ def refuse_conflicts(source: Store, target: Store, ids: Sequence[str], *, batch:
             "store (a new database or file), or delete those from the target first")
 
 
-def _document_conflicts(source: Store, target: Store, ids: Sequence[str], *,
+def _document_conflicts(source: DocumentStore, target: DocumentStore, ids: Sequence[str], *,
                         batch: int) -> tuple[list[str], list[str]]:
     """Target ids the source lacks, and ids whose hash or derivation differ."""
     known = set(ids)

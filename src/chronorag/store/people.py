@@ -1,4 +1,5 @@
-"""SQL of the people tables (migration ``m004_people``) and of record visibility.
+"""SQL of the people tables (migration ``m004_people``) and of record visibility that
+binds parameters; reading the people is shared with PostgreSQL (``common``).
 
 Privacy is a rule in the store query: the documents a reader may see are selected in SQL
 (:func:`visible_doc_ids`), and retrieval only ever scores chunks of those documents.
@@ -10,7 +11,7 @@ import json
 import sqlite3
 from collections.abc import Sequence
 
-from chronorag.people.model import Directory, Person
+from chronorag.people.model import Directory
 
 # A document is visible to reader :user when it has no subject, is about the reader, or
 # is about someone who granted the reader access. :admin sees everything.
@@ -31,17 +32,6 @@ def replace_directory(conn: sqlite3.Connection, directory: Directory) -> None:
     conn.executemany("INSERT INTO access_grants (reader, subject) VALUES (?, ?)",
                      [(reader, subject) for reader, subjects in directory.access.items()
                       for subject in subjects])
-
-
-def read_directory(conn: sqlite3.Connection) -> Directory:
-    """The stored people (by id) and access grants."""
-    people = tuple(Person(pid, name, tuple(json.loads(aliases))) for pid, name, aliases
-                   in conn.execute("SELECT id, name, aliases FROM people ORDER BY id"))
-    access: dict[str, list[str]] = {}
-    for reader, subject in conn.execute(
-            "SELECT reader, subject FROM access_grants ORDER BY reader, subject"):
-        access.setdefault(reader, []).append(subject)
-    return Directory(people, {k: tuple(v) for k, v in access.items()})
 
 
 def visible_doc_ids(conn: sqlite3.Connection, user: str | None, *, admin: bool,

@@ -1,5 +1,6 @@
 """PostgreSQL SQL of the chunk numbering, people and visibility, API keys and the
-semantic layer: the PostgreSQL dialect of ``rows``, ``people``, ``keys`` and ``layer``.
+semantic layer that binds parameters: the PostgreSQL dialect of ``rows``, ``people``,
+``keys`` and ``layer`` (the statements without parameters are shared: ``common``).
 
 Each function runs inside the caller's lock (and transaction, for writes). Id lists are
 bound as one array parameter (``= ANY(%s::text[])``), the counterpart of SQLite's
@@ -15,8 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from chronorag.people.model import Directory, Person
-from chronorag.store import codec
+from chronorag.people.model import Directory
+from chronorag.store import common
 from chronorag.store.base import ApiKey, ChunkRow, LayerRecord
 
 if TYPE_CHECKING:
@@ -42,33 +43,9 @@ def next_seqs(conn: Connection, count: int) -> range:
     return range(last - count + 1, last + 1)
 
 
-GENERATION = "SELECT value FROM meta WHERE key = 'generation'"
-
-
-def generation(conn: Connection) -> int:
-    """The store's generation: bumped by every write or delete that changes content."""
-    row = conn.execute(GENERATION).fetchone()
-    assert row is not None
-    return int(row[0])
-
-
-def chunk_seqs(conn: Connection) -> np.ndarray:
-    rows = conn.execute("SELECT seq FROM chunks ORDER BY seq").fetchall()
-    return np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
-
-
 def chunk_rows(conn: Connection, seqs: Sequence[int]) -> list[ChunkRow]:
-    intervals = codec.IntervalDecoder()
     rows = conn.execute(_ROWS, ([int(s) for s in seqs],)).fetchall()
-    return [ChunkRow(seq, cid, doc_id, idx, text, subject, intervals(start, end, gran))
-            for seq, cid, doc_id, idx, text, subject, start, end, gran in rows]
-
-
-def chunk_summary(conn: Connection) -> tuple[int, int, int]:
-    row = conn.execute("SELECT count(*), coalesce(sum(seq), 0), coalesce(max(seq), 0) "
-                       "FROM chunks").fetchone()
-    assert row is not None
-    return (int(row[0]), int(row[1]), int(row[2]))
+    return common.decode_chunk_rows(rows)
 
 
 # -- people and visibility ------------------------------------------------------------------
@@ -91,16 +68,6 @@ def replace_directory(conn: Connection, directory: Directory) -> None:
         cur.executemany("INSERT INTO access_grants (reader, subject) VALUES (%s, %s)",
                         [(reader, subject) for reader, subjects in directory.access.items()
                          for subject in subjects])
-
-
-def read_directory(conn: Connection) -> Directory:
-    people = tuple(Person(pid, name, tuple(json.loads(aliases))) for pid, name, aliases
-                   in conn.execute("SELECT id, name, aliases FROM people ORDER BY id"))
-    access: dict[str, list[str]] = {}
-    for reader, subject in conn.execute(
-            "SELECT reader, subject FROM access_grants ORDER BY reader, subject"):
-        access.setdefault(reader, []).append(subject)
-    return Directory(people, {k: tuple(v) for k, v in access.items()})
 
 
 def visible_doc_ids(conn: Connection, user: str | None, *, admin: bool,
@@ -132,36 +99,18 @@ def chunk_ids_of(conn: Connection, doc_ids: Sequence[str]) -> frozenset[str]:
 
 # -- API keys -------------------------------------------------------------------------------
 
-_KEY_COLUMNS = 'id, "user", admin, created_at, revoked_at'
-
-
-def _key(row: Sequence[Any]) -> ApiKey:
-    key_id, user, admin, created, revoked = row
-    return ApiKey(key_id, user, bool(admin), datetime.fromisoformat(created),
-                  None if revoked is None else datetime.fromisoformat(revoked))
-
-
 def add_key(conn: Connection, key: ApiKey, *, digest: str) -> None:
     # Times as isoformat text, exactly as the SQLite store keeps them.
-    conn.execute(f"INSERT INTO api_keys ({_KEY_COLUMNS}, digest) VALUES (%s, %s, %s, %s, %s, %s)",
+    conn.execute(f"INSERT INTO api_keys ({common.KEY_COLUMNS}, digest) "
+                 "VALUES (%s, %s, %s, %s, %s, %s)",
                  (key.id, key.user, key.admin, key.created_at.isoformat(),
                   None if key.revoked_at is None else key.revoked_at.isoformat(), digest))
 
 
 def key_by_digest(conn: Connection, digest: str) -> ApiKey | None:
-    row = conn.execute(f"SELECT {_KEY_COLUMNS} FROM api_keys WHERE digest = %s",
+    row = conn.execute(f"SELECT {common.KEY_COLUMNS} FROM api_keys WHERE digest = %s",
                        (digest,)).fetchone()
-    return None if row is None else _key(row)
-
-
-def every_key(conn: Connection) -> list[ApiKey]:
-    rows = conn.execute(f"SELECT {_KEY_COLUMNS} FROM api_keys ORDER BY created_at, id")
-    return [_key(row) for row in rows]
-
-
-def key_digests(conn: Connection) -> dict[str, str]:
-    rows = conn.execute("SELECT id, digest FROM api_keys ORDER BY id").fetchall()
-    return {str(key_id): str(digest) for key_id, digest in rows}
+    return None if row is None else common.api_key(row)
 
 
 def revoke_key(conn: Connection, key_id: str, *, at: datetime) -> bool:
@@ -172,28 +121,9 @@ def revoke_key(conn: Connection, key_id: str, *, at: datetime) -> bool:
 
 # -- semantic layer -------------------------------------------------------------------------
 
-def layer_generation(conn: Connection) -> int:
-    row = conn.execute("SELECT value FROM meta WHERE key = 'semantic_generation'").fetchone()
-    return int(row[0]) if row else 0
-
-
-def layer_records(conn: Connection) -> list[LayerRecord]:
-    joins = {r[0]: (r[1], r[2], r[3], r[4]) for r in conn.execute(
-        "SELECT id, left_table, right_table, on_clause, fanout FROM semantic_joins")}
-    rows = conn.execute("SELECT kind, id, status, body, source, content_hash "
-                        "FROM semantic_assets ORDER BY kind, id").fetchall()
-    return [LayerRecord(kind, asset_id, status, body, source, digest,
-                        joins.get(asset_id) if kind == "join" else None)
-            for kind, asset_id, status, body, source, digest in rows]
-
-
 def layer_vectors(conn: Connection, embedder: str) -> tuple[list[str], np.ndarray]:
-    rows = conn.execute("SELECT key, dim, blob FROM semantic_vectors WHERE embedder = %s "
-                        "ORDER BY key", (embedder,)).fetchall()
-    if not rows:
-        return [], np.zeros((0, 0), dtype=np.float32)
-    flat = np.frombuffer(b"".join(r[2] for r in rows), dtype="<f4")
-    return [r[0] for r in rows], flat.reshape(len(rows), rows[0][1]).astype(np.float32)
+    return common.matrix(conn.execute("SELECT key, dim, blob FROM semantic_vectors WHERE "
+                                      "embedder = %s ORDER BY key", (embedder,)).fetchall())
 
 
 _UPSERT_ASSET = """INSERT INTO semantic_assets VALUES (%s, %s, %s, %s, %s, %s, %s)
@@ -220,7 +150,7 @@ def write_layer(conn: Connection, records: Sequence[LayerRecord], *,
             cur.executemany(_UPSERT_VECTOR, [(k, name, arr.shape[1], arr[i].tobytes())
                                              for i, k in enumerate(keys)])
     if records:
-        conn.execute("UPDATE meta SET value = value + 1 WHERE key = 'semantic_generation'")
+        common.bump_layer_generation(conn)
 
 
 # Paths are arrays; the seeds are cast to the columns' collation, which a recursive CTE

@@ -26,8 +26,8 @@ _INSERT_DOC = (f"INSERT INTO documents ({', '.join(_DOC_COLUMNS)}) "
                f"VALUES ({', '.join(['%s'] * len(_DOC_COLUMNS))})")
 _INSERT_LINK = "INSERT INTO links VALUES (%s, %s, %s) ON CONFLICT DO NOTHING"
 _SCOPE = "subject, occurred_start, occurred_end, occurred_gran"
-_CHUNKS = f'chunks (id, doc_id, idx, start, "end", text, {_SCOPE}, seq)'
-_SENTENCES = 'sentences (chunk_id, idx, doc_id, start, "end", text, mentions)'
+_CHUNKS = f"chunks ({codec.CHUNK_COLUMNS}, {_SCOPE}, seq)"
+_SENTENCES = f"sentences ({codec.SENTENCE_COLUMNS})"
 _VECTORS = f"vectors (chunk_id, embedder, dim, blob, embedding, doc_id, idx, {_SCOPE})"
 _SENTENCE_VECTORS = 'sentence_vectors (chunk_id, embedder, "rows", dim, blob)'
 _TOKEN_VECTORS = 'token_vectors (chunk_id, model, "rows", dim, blob)'

@@ -17,14 +17,12 @@ from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
-from chronorag.errors import StoreError
 from chronorag.model import Chunk, Document
 from chronorag.people.model import Directory
-from chronorag.store import codec
+from chronorag.store import codec, common
 from chronorag.store import pg_queries as sql
 from chronorag.store import pg_search as search
 from chronorag.store.base import (
-    LINK_KINDS,
     ApiKey,
     ChunkRow,
     LayerRecord,
@@ -46,9 +44,6 @@ else:
 
 log = logging.getLogger(__name__)
 
-_TABLES = ("documents", "chunks", "sentences", "vectors", "links")
-_CHUNK_COLS = 'id, doc_id, idx, start, "end", text'
-_SENT_COLS = 'chunk_id, idx, doc_id, start, "end", text, mentions'
 _IDS = "ANY(%s::text[])"
 
 
@@ -70,9 +65,6 @@ class PostgresStore:
     def atomic(self) -> AbstractContextManager[None]:
         """Every write made inside commits together when the block ends, or none does."""
         return self._s.atomic()
-
-    def _bump(self, conn: Connection) -> None:
-        conn.execute("UPDATE meta SET value = value + 1 WHERE key = 'generation'")
 
     # -- writing --------------------------------------------------------------------------
 
@@ -102,7 +94,7 @@ class PostgresStore:
             conn.execute(f"DELETE FROM documents WHERE id = {_IDS}", (replaced,))
         if todo:
             insert_documents(conn, todo)
-            self._bump(conn)
+            common.bump_generation(conn)
         return WriteReport(tuple(added), tuple(replaced), tuple(unchanged))
 
     def delete(self, ids: Sequence[str]) -> tuple[str, ...]:
@@ -115,7 +107,7 @@ class PostgresStore:
             rows = conn.execute(f"DELETE FROM documents WHERE id = {_IDS} RETURNING id",
                                 (list(ids),)).fetchall()
             if rows:
-                self._bump(conn)
+                common.bump_generation(conn)
         return tuple(sorted(r[0] for r in rows))
 
     def set_setting(self, key: str, value: str) -> None:
@@ -125,11 +117,6 @@ class PostgresStore:
                          "DO UPDATE SET value = excluded.value", (key, value))
 
     # -- reading --------------------------------------------------------------------------
-
-    def content_hashes(self, ids: Sequence[str]) -> dict[str, str]:
-        rows = self._s.query(f"SELECT id, content_hash FROM documents WHERE id = {_IDS}",
-                           (list(ids),))
-        return {r[0]: r[1] for r in rows}
 
     def fingerprints(self, ids: Sequence[str]) -> dict[str, tuple[str, str]]:
         rows = self._s.query("SELECT id, content_hash, coalesce(derivation, '') FROM documents "
@@ -156,8 +143,7 @@ class PostgresStore:
         return str(rows[0][0]) if rows else None
 
     def vector_counts(self) -> dict[str, int]:
-        rows = self._s.query("SELECT embedder, count(*) FROM vectors GROUP BY embedder")
-        return {str(name): int(n) for name, n in rows}
+        return {str(name): int(n) for name, n in self._s.query(common.VECTOR_COUNTS)}
 
     def documents(self, ids: Sequence[str] | None = None, *,
                   text: bool = True) -> list[Document]:
@@ -179,19 +165,19 @@ class PostgresStore:
         sent_where = "" if ids is None else f" WHERE chunk_id = {_IDS}"
         params: tuple[list[str], ...] = () if ids is None else (list(ids),)
         with self._s.reading(snapshot=True) as conn:
-            chunk_rows = conn.execute(f"SELECT {_CHUNK_COLS} FROM chunks{chunk_where} "
+            chunk_rows = conn.execute(f"SELECT {codec.CHUNK_COLUMNS} FROM chunks{chunk_where} "
                                       "ORDER BY doc_id, idx", params).fetchall()
-            sent_rows = conn.execute(f"SELECT {_SENT_COLS} FROM sentences{sent_where} "
+            sent_rows = conn.execute(f"SELECT {codec.SENTENCE_COLUMNS} FROM sentences{sent_where} "
                                      "ORDER BY chunk_id, idx", params).fetchall()
         return codec.build_chunks(chunk_rows, sent_rows)
 
     def chunk_seqs(self) -> np.ndarray:
         with self._s.reading() as conn:
-            return sql.chunk_seqs(conn)
+            return common.chunk_seqs(conn)
 
     def chunk_summary(self) -> tuple[int, int, int]:
         with self._s.reading() as conn:
-            return sql.chunk_summary(conn)
+            return common.chunk_summary(conn)
 
     def chunk_rows(self, seqs: Sequence[int]) -> list[ChunkRow]:
         with self._s.reading() as conn:
@@ -205,14 +191,7 @@ class PostgresStore:
         rows = self._s.query(
             "SELECT v.chunk_id, v.dim, v.blob FROM vectors v JOIN chunks c ON c.id = v.chunk_id"
             " WHERE v.embedder = %s ORDER BY c.doc_id, c.idx", (embedder,))
-        if not rows:
-            return [], np.zeros((0, 0), dtype=np.float32)
-        dims = {r[1] for r in rows}
-        if len(dims) != 1:
-            raise StoreError(f"embedder {embedder!r} has mixed vector sizes {sorted(dims)}; "
-                             "re-ingest with force=True")
-        flat = np.frombuffer(b"".join(r[2] for r in rows), dtype="<f4")
-        return [r[0] for r in rows], flat.reshape(len(rows), dims.pop()).astype(np.float32)
+        return common.chunk_matrix(rows, embedder=embedder)
 
     def chunk_vectors(self, ids: Sequence[str], embedder: str) -> dict[str, np.ndarray]:
         rows = self._s.query(f"SELECT chunk_id, blob FROM vectors WHERE embedder = %s "
@@ -231,8 +210,7 @@ class PostgresStore:
 
     def links(self, kind: str | None = None) -> list[tuple[str, str, str]]:
         """``(src, dst, kind)`` edges, sorted; ``kind`` is 'supersedes' or 'derived_from'."""
-        if kind is not None and kind not in LINK_KINDS:
-            raise StoreError(f"unknown link kind {kind!r}; choose one of {', '.join(LINK_KINDS)}")
+        common.check_link_kind(kind)
         statement, params = "SELECT src_id, dst_id, kind FROM links", cast(tuple[str, ...], ())
         if kind is not None:
             statement, params = statement + " WHERE kind = %s", (kind,)
@@ -242,11 +220,10 @@ class PostgresStore:
     def generation(self) -> int:
         """A counter bumped by every write or delete that changes stored content."""
         # A lone statement: asked again on a new connection if a drop cuts it.
-        return int(self._s.query(sql.GENERATION)[0][0])
+        return int(self._s.query(common.GENERATION)[0][0])
 
     def count(self) -> dict[str, int]:
-        statement = " UNION ALL ".join(f"SELECT '{t}', count(*) FROM {t}" for t in _TABLES)
-        return {name: int(n) for name, n in self._s.query(statement)}
+        return {name: int(n) for name, n in self._s.query(common.COUNT)}
 
     # -- people and privacy ---------------------------------------------------------------
 
@@ -256,7 +233,7 @@ class PostgresStore:
 
     def people(self) -> Directory:
         with self._s.reading(snapshot=True) as conn:
-            return sql.read_directory(conn)
+            return common.read_directory(conn)
 
     def visible_doc_ids(self, user: str | None, *, admin: bool = False,
                         subjects: Sequence[str] | None = None,
@@ -283,7 +260,7 @@ class PostgresStore:
 
     def api_keys(self) -> list[ApiKey]:
         with self._s.reading() as conn:
-            return sql.every_key(conn)
+            return common.api_keys(conn)
 
     def revoke_api_key(self, key_id: str, *, at: datetime) -> bool:
         with self._s.errors("key revoke"), self._s.transaction() as conn:
@@ -291,17 +268,17 @@ class PostgresStore:
 
     def api_key_digests(self) -> dict[str, str]:
         with self._s.reading() as conn:
-            return sql.key_digests(conn)
+            return common.api_key_digests(conn)
 
     # -- semantic layer ---------------------------------------------------------------------
 
     def layer_generation(self) -> int:
         with self._s.reading() as conn:
-            return sql.layer_generation(conn)
+            return common.layer_generation(conn)
 
     def layer_records(self) -> list[LayerRecord]:
         with self._s.reading(snapshot=True) as conn:
-            return sql.layer_records(conn)
+            return common.layer_records(conn)
 
     def layer_vectors(self, embedder: str) -> tuple[list[str], np.ndarray]:
         with self._s.reading() as conn:
@@ -336,7 +313,7 @@ class PostgresStore:
     def _vector_count(self, conn: Connection, embedder: str) -> int:
         """The embedder's number of vectors, counted once per generation: counting them
         for every question would read the whole index (~98k entries at 100k chunks)."""
-        generation = sql.generation(conn)
+        generation = common.generation(conn)
         cached = self._vector_counts.get(embedder)
         if cached is None or cached[0] != generation:
             cached = (generation, search.vector_count(conn, embedder))

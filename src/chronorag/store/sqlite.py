@@ -18,13 +18,12 @@ import numpy as np
 from chronorag.errors import StoreError
 from chronorag.model import Chunk, Document
 from chronorag.people.model import Directory
-from chronorag.store import codec
+from chronorag.store import codec, common
 from chronorag.store import keys as keys_sql
 from chronorag.store import layer as layer_sql
 from chronorag.store import people as people_sql
 from chronorag.store import rows as rows_sql
 from chronorag.store.base import (
-    LINK_KINDS,
     ApiKey,
     ChunkRow,
     LayerRecord,
@@ -34,13 +33,10 @@ from chronorag.store.base import (
 from chronorag.store.locking import begin_immediate, busy_budget
 from chronorag.store.migrations import applied
 from chronorag.store.opening import open_database
+from chronorag.store.writes import insert_documents
 
 log = logging.getLogger(__name__)
 
-_TABLES = ("documents", "chunks", "sentences", "vectors", "links")
-_CHUNK_COLS = 'id, doc_id, idx, start, "end", text'
-_INSERT_CHUNK = f"INSERT INTO chunks ({_CHUNK_COLS}, seq) VALUES (?, ?, ?, ?, ?, ?, ?)"
-_SENT_COLS = 'chunk_id, idx, doc_id, start, "end", text, mentions'
 # One bound parameter for any number of ids (no SQLITE_MAX_VARIABLE_NUMBER limit).
 _IDS = "(SELECT value FROM json_each(?))"
 
@@ -134,9 +130,6 @@ class SQLiteStore:
             raise StoreError(f"{what} rejected, store unchanged ({exc}); metadata must be "
                              "JSON and times tz-aware: fix the document and retry") from exc
 
-    def _bump(self, conn: sqlite3.Connection) -> None:
-        conn.execute("UPDATE meta SET value = value + 1 WHERE key = 'generation'")
-
     # -- writing --------------------------------------------------------------------------
 
     def write(self, batch: Sequence[PreparedDocument], *, force: bool = False) -> WriteReport:
@@ -164,55 +157,9 @@ class SQLiteStore:
         if replaced:
             conn.execute(f"DELETE FROM documents WHERE id IN {_IDS}", (_ids_param(replaced),))
         if todo:
-            self._insert(conn, todo)
-            self._bump(conn)
+            insert_documents(conn, todo)
+            common.bump_generation(conn)
         return WriteReport(tuple(added), tuple(replaced), tuple(unchanged))
-
-    def _insert(self, conn: sqlite3.Connection, todo: list[PreparedDocument]) -> None:
-        docs: list[tuple[Any, ...]] = []
-        links: list[tuple[str, str, str]] = []
-        chunks: list[tuple[Any, ...]] = []
-        sentences: list[tuple[Any, ...]] = []
-        vectors: dict[str, list[tuple[str, str, int, bytes]]] = {}
-        sentence_vectors: list[tuple[str, str, int, int, bytes]] = []
-        token_vectors: list[tuple[str, str, int, int, bytes]] = []
-        for p in todo:
-            doc = p.document
-            docs.append(codec.document_row(doc, p.content_hash))
-            links.extend((doc.id, dst, "supersedes") for dst in doc.supersedes)
-            links.extend((doc.id, dst, "derived_from") for dst in doc.derived_from)
-            c_rows, s_rows = codec.chunk_rows(p.chunks)
-            chunks.extend(c_rows)
-            sentences.extend(s_rows)
-            for name, matrix in p.vectors.items():
-                arr = np.ascontiguousarray(matrix, dtype="<f4")
-                vectors.setdefault(name, []).extend(
-                    (c.id, name, arr.shape[1], arr[i].tobytes()) for i, c in enumerate(p.chunks)
-                )
-            sentence_vectors.extend(codec.sentence_vector_rows(p))
-            token_vectors.extend(codec.token_vector_rows(p))
-        marks = ", ".join("?" * len(codec.DOC_COLUMNS))
-        conn.executemany(
-            f"INSERT INTO documents ({', '.join(codec.DOC_COLUMNS)}) VALUES ({marks})", docs)
-        conn.executemany("UPDATE documents SET derivation = ? WHERE id = ?",
-                         [(p.derivation, p.document.id) for p in todo])
-        conn.executemany("INSERT OR IGNORE INTO links VALUES (?, ?, ?)", links)
-        seqs = rows_sql.next_seqs(conn, len(chunks))
-        conn.executemany(_INSERT_CHUNK, [(*row, seq) for row, seq in zip(chunks, seqs,
-                                                                          strict=True)])
-        conn.executemany(f"INSERT INTO sentences ({_SENT_COLS}) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                         sentences)
-        for name, rows in vectors.items():
-            self._check_dim(conn, name, {r[2] for r in rows})
-            conn.executemany("INSERT INTO vectors VALUES (?, ?, ?, ?)", rows)
-        conn.executemany("INSERT INTO sentence_vectors VALUES (?, ?, ?, ?, ?)",
-                         sentence_vectors)
-        conn.executemany("INSERT INTO token_vectors VALUES (?, ?, ?, ?, ?)", token_vectors)
-
-    def _check_dim(self, conn: sqlite3.Connection, embedder: str, dims: set[int]) -> None:
-        row = conn.execute("SELECT dim FROM vectors WHERE embedder = ? LIMIT 1",
-                           (embedder,)).fetchone()
-        codec.check_dims(embedder, dims, None if row is None else row[0])
 
     def delete(self, ids: Sequence[str]) -> tuple[str, ...]:
         """Delete documents with their chunks, sentences, vectors and outgoing links.
@@ -224,16 +171,10 @@ class SQLiteStore:
             rows = conn.execute(f"SELECT id FROM documents WHERE id IN {_IDS}", param).fetchall()
             if rows:
                 conn.execute(f"DELETE FROM documents WHERE id IN {_IDS}", param)
-                self._bump(conn)
+                common.bump_generation(conn)
         return tuple(sorted(r[0] for r in rows))
 
     # -- reading --------------------------------------------------------------------------
-
-    def content_hashes(self, ids: Sequence[str]) -> dict[str, str]:
-        """Stored content hash of each id that exists."""
-        rows = self._query(f"SELECT id, content_hash FROM documents WHERE id IN {_IDS}",
-                           (_ids_param(ids),))
-        return dict(rows)
 
     def fingerprints(self, ids: Sequence[str]) -> dict[str, tuple[str, str]]:
         """``(content_hash, derivation)`` of each id that exists."""
@@ -273,8 +214,7 @@ class SQLiteStore:
 
     def vector_counts(self) -> dict[str, int]:
         """How many chunk vectors each embedder has."""
-        rows = self._query("SELECT embedder, count(*) FROM vectors GROUP BY embedder")
-        return {str(name): int(n) for name, n in rows}
+        return {str(name): int(n) for name, n in self._query(common.VECTOR_COUNTS)}
 
     def documents(self, ids: Sequence[str] | None = None, *,
                   text: bool = True) -> list[Document]:
@@ -297,22 +237,21 @@ class SQLiteStore:
             where, params = f" WHERE id IN {_IDS}", (_ids_param(ids),)
         with self._lock:
             chunk_rows = self._query(
-                f"SELECT {_CHUNK_COLS} FROM chunks{where} ORDER BY doc_id, idx", params)
+                f"SELECT {codec.CHUNK_COLUMNS} FROM chunks{where} ORDER BY doc_id, idx", params)
             sent_where = "" if ids is None else f" WHERE chunk_id IN {_IDS}"
-            sent_rows = self._query(
-                f"SELECT {_SENT_COLS} FROM sentences{sent_where} ORDER BY chunk_id, idx",
-                params)
+            sent_rows = self._query(f"SELECT {codec.SENTENCE_COLUMNS} FROM sentences"
+                                    f"{sent_where} ORDER BY chunk_id, idx", params)
         return codec.build_chunks(chunk_rows, sent_rows)
 
     def chunk_seqs(self) -> np.ndarray:
         """The ``seq`` of every stored chunk, ascending."""
         with self._lock:
-            return rows_sql.chunk_seqs(self._conn)
+            return common.chunk_seqs(self._conn)
 
     def chunk_summary(self) -> tuple[int, int, int]:
         """``(count, sum, maximum)`` of the chunks' ``seq`` numbers."""
         with self._lock:
-            return rows_sql.chunk_summary(self._conn)
+            return common.chunk_summary(self._conn)
 
     def chunk_rows(self, seqs: Sequence[int]) -> list[ChunkRow]:
         """The chunks of these ``seq`` numbers that exist, in ``seq`` order."""
@@ -327,15 +266,7 @@ class SQLiteStore:
         rows = self._query(
             "SELECT v.chunk_id, v.dim, v.blob FROM vectors v JOIN chunks c ON c.id = v.chunk_id"
             " WHERE v.embedder = ? ORDER BY c.doc_id, c.idx", (embedder,))
-        if not rows:
-            return [], np.zeros((0, 0), dtype=np.float32)
-        dims = {r[1] for r in rows}
-        if len(dims) != 1:
-            raise StoreError(f"embedder {embedder!r} has mixed vector sizes {sorted(dims)}; "
-                             "re-ingest with force=True")
-        flat = np.frombuffer(b"".join(r[2] for r in rows), dtype="<f4")
-        matrix = flat.reshape(len(rows), dims.pop()).astype(np.float32)
-        return [r[0] for r in rows], matrix
+        return common.chunk_matrix(rows, embedder=embedder)
 
     def token_vectors(self, ids: Sequence[str], model: str) -> dict[str, np.ndarray]:
         """Each of these chunks' ``(tokens, dim)`` matrix of ``model``, when stored."""
@@ -357,8 +288,7 @@ class SQLiteStore:
 
     def links(self, kind: str | None = None) -> list[tuple[str, str, str]]:
         """``(src, dst, kind)`` edges, sorted; ``kind`` is 'supersedes' or 'derived_from'."""
-        if kind is not None and kind not in LINK_KINDS:
-            raise StoreError(f"unknown link kind {kind!r}; choose one of {', '.join(LINK_KINDS)}")
+        common.check_link_kind(kind)
         sql = "SELECT src_id, dst_id, kind FROM links"
         params: tuple[str, ...] = ()
         if kind is not None:
@@ -367,12 +297,11 @@ class SQLiteStore:
 
     def generation(self) -> int:
         """A counter bumped by every write or delete that changes stored content."""
-        return int(self._query("SELECT value FROM meta WHERE key = 'generation'")[0][0])
+        return int(self._query(common.GENERATION)[0][0])
 
     def count(self) -> dict[str, int]:
         """Row counts of documents, chunks, sentences, vectors and links."""
-        sql = " UNION ALL ".join(f"SELECT '{t}', count(*) FROM {t}" for t in _TABLES)
-        return {name: int(n) for name, n in self._query(sql)}
+        return {name: int(n) for name, n in self._query(common.COUNT)}
 
     # -- people and privacy ---------------------------------------------------------------
 
@@ -384,7 +313,7 @@ class SQLiteStore:
     def people(self) -> Directory:
         """The stored people and access grants (empty when none were loaded)."""
         with self._lock:
-            return people_sql.read_directory(self._conn)
+            return common.read_directory(self._conn)
 
     def visible_doc_ids(self, user: str | None, *, admin: bool = False,
                         subjects: Sequence[str] | None = None,
@@ -412,7 +341,7 @@ class SQLiteStore:
 
     def api_keys(self) -> list[ApiKey]:
         with self._lock:
-            return keys_sql.every(self._conn)
+            return common.api_keys(self._conn)
 
     def revoke_api_key(self, key_id: str, *, at: datetime) -> bool:
         with self._errors("key revoke"), self._transaction() as conn:
@@ -420,19 +349,19 @@ class SQLiteStore:
 
     def api_key_digests(self) -> dict[str, str]:
         with self._lock:
-            return keys_sql.digests(self._conn)
+            return common.api_key_digests(self._conn)
 
     # -- semantic layer ---------------------------------------------------------------------
 
     def layer_generation(self) -> int:
         """Bumped by every layer write that changes an asset; 0: no layer."""
         with self._lock:
-            return layer_sql.generation(self._conn)
+            return common.layer_generation(self._conn)
 
     def layer_records(self) -> list[LayerRecord]:
         """Every stored layer asset, ordered by kind and id."""
         with self._lock:
-            return layer_sql.read_records(self._conn)
+            return common.layer_records(self._conn)
 
     def layer_vectors(self, embedder: str) -> tuple[list[str], np.ndarray]:
         """Asset keys and their vectors (rows aligned) for one embedder."""
