@@ -171,6 +171,39 @@ def test_as_of_after_the_new_policy_changes_the_answer(page, served, artifacts):
     shoot(page, artifacts, "ask-as-of.png")
 
 
+def test_what_changed_lists_the_changed_sentences_of_each_version(page, served, artifacts):
+    open_page(page, served, served.user_key)
+    ask(page, "What changed in the return policy?")
+
+    expect(page.get_by_test_id("status")).to_have_attribute("data-status", "answered")
+    breakdown = page.get_by_test_id("breakdown")
+    expect(breakdown).to_be_visible()
+    change = breakdown.get_by_test_id("change")
+    expect(change).to_have_count(1)
+    expect(change).to_have_attribute("data-upcoming", "yes")  # takes effect on 1 December
+    expect(change).to_contain_text("returns-2024 → returns-2026")
+    expect(change.locator(".changed").first).to_contain_text("45 days")
+    expect(change.locator(".changed").first).to_contain_text("21 days")
+    shoot(page, artifacts, "ask-what-changed.png")
+
+
+def test_a_comparison_shows_one_part_per_time(page, served):
+    open_page(page, served, served.user_key)
+    ask(page, "Compare the return window in 2025 and 2027.")
+
+    parts = page.get_by_test_id("breakdown").get_by_test_id("part")
+    expect(parts).to_have_count(2)
+    expect(parts.nth(0)).to_contain_text("2025: 45 days")
+    expect(parts.nth(0)).to_contain_text("returns-2024")
+    expect(parts.nth(1)).to_contain_text("returns-2026")
+
+
+def test_a_plain_question_shows_no_breakdown(page, served):
+    open_page(page, served, served.user_key)
+    ask(page, RETURN_QUESTION)
+    expect(page.get_by_test_id("breakdown")).to_be_hidden()
+
+
 def test_upload_of_an_invalid_file_shows_each_problem(page, served, artifacts):
     open_page(page, served, served.admin_key, tab="#documents")
     expect(page.get_by_test_id("whoami")).to_have_text("me · admin")

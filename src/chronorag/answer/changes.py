@@ -25,7 +25,7 @@ import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import datetime, tzinfo
 from typing import Any
 
 from chronorag.answer.headings import is_markup_line
@@ -112,7 +112,7 @@ def changes_answer(answer: Answer, versions: Sequence[Document], *,
                        extras={**answer.extras, "changes": []})
     found = [replace(compare(before, after), upcoming=_after(after, answer.as_of))
              for before, after in pairs]
-    lines = [line for change in found for line in _lines(change)]
+    lines = [line for change in found for line in _lines(change, answer.tz)]
     more = f" (+{len(lines) - _SHOWN} more)" if len(lines) > _SHOWN else ""
     # The flags of the one-version answer spoke of its sentence; these speak of the diff.
     flags = () if lines else (Flag.VERSIONS_IDENTICAL,)
@@ -122,13 +122,13 @@ def changes_answer(answer: Answer, versions: Sequence[Document], *,
                    extras={**answer.extras, "changes": [c.to_json() for c in found]})
 
 
-def _lines(change: VersionChange) -> list[str]:
+def _lines(change: VersionChange, tz: tzinfo) -> list[str]:
     said = [*(f"{b} → {a}" for b, a in change.changed),
             *(f"+ {s}" for s in change.added), *(f"− {s}" for s in change.removed)]
     if not said:
         return []
     start = took_effect(change.after)
-    when = "" if start is None else f", {start.date().isoformat()}"
+    when = "" if start is None else f", {start.astimezone(tz).date().isoformat()}"
     return [f"{change.before.id} → {change.after.id}{when}: {said[0]}", *said[1:]]
 
 

@@ -30,6 +30,9 @@ const FLAG_NOTES = {
   time_from_metadata: "the record's text names no time: the date it was recorded answers",
   date_contradicted_by_text: "the date contradicts the times the evidence's own text states",
   violates_time: "its text names a time outside the time in the question",
+  no_earlier_version: "the version in force has no version before it: nothing to compare",
+  no_version_in_period: "no version took effect in the asked period",
+  versions_identical: "the compared versions state the same sentences",
 };
 const BAD_FLAGS = new Set(["superseded", "not_yet_valid", "expired", "draft", "retired", "violates_time"]);
 const GOOD_FLAGS = new Set(["time_verified"]);
@@ -368,6 +371,26 @@ function showGeneration(outcome, g) {
 
 // --- the result ----------------------------------------------------------------------------
 
+// A comparison's parts (one answer per time) or a "what changed" question's version pairs.
+function renderBreakdown(r, tz) {
+  const box = $("breakdown");
+  const parts = r.parts || [], changes = r.changes || [];
+  const rows = [
+    ...parts.map((p) => h("li", { "data-testid": "part", "data-status": p.status },
+      h("strong", {}, p.time), ": ", p.answer ?? "no answer", " ",
+      h("span", { class: "hint" }, `(${p.status.replaceAll("_", " ")}${p.evidence ? ", " + p.evidence.doc_id : ""})`))),
+    ...changes.map((c) => h("li", { "data-testid": "change", "data-upcoming": c.upcoming ? "yes" : "no" },
+      h("strong", {}, `${c.from.doc_id} → ${c.to.doc_id}`),
+      h("span", { class: "hint" }, ` takes effect ${c.to.took_effect ? formatTime(c.to.took_effect, tz) : "at an unknown time"}${c.upcoming ? " (upcoming)" : ""}`),
+      h("ul", {},
+        ...c.changed.map((x) => h("li", { class: "changed" }, x.before, " → ", x.after)),
+        ...c.added.map((x) => h("li", { class: "added" }, "+ ", x)),
+        ...c.removed.map((x) => h("li", { class: "removed" }, "− ", x))))),
+  ];
+  box.replaceChildren(...(rows.length ? [h("ul", {}, ...rows)] : []));
+  box.hidden = rows.length === 0;
+}
+
 function renderResult(r, tz) {
   const status = $("status");
   status.textContent = (r.status || "").replaceAll("_", " ");
@@ -379,6 +402,7 @@ function renderResult(r, tz) {
   answer.lang = langOf(r.answer);
   answer.classList.toggle("none", r.answer === null || r.answer === undefined);
   renderGeneration(r.generation);
+  renderBreakdown(r, tz);
 
   $("flags").replaceChildren(...(r.flags || []).map(flagBadge));
   const asked = [
