@@ -15,6 +15,7 @@ import uuid
 import warnings
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -231,6 +232,22 @@ def demo_engine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Engine]:
 def demo_rules_engine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Engine]:
     """As ``demo_engine``, with the default pipeline's validity rules (no reranker)."""
     yield from _demo_engine(tmp_path_factory, NO_MODEL_RULES)
+
+
+VERSIONS_NOW = datetime(2026, 6, 1, tzinfo=UTC)
+
+
+@pytest.fixture(scope="module")
+def versions_engine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Engine]:
+    """A return policy in three linked versions (2022, 2024, 2027) and two versions of a
+    private care note (tests/cases/changes), with the validity rules and no model,
+    ingested at ``VERSIONS_NOW``."""
+    register_test_embedders()
+    path = tmp_path_factory.mktemp("versions") / "kb.db"
+    with Engine(path, config=NO_MODEL_RULES, embedder="test-hash", judges=()) as opened:
+        opened.ingest([Path(__file__).parent / "cases" / "changes" / "returns.jsonl"],
+                      now=VERSIONS_NOW)
+        yield opened
 
 
 @pytest.fixture(scope="session")

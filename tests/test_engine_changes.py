@@ -3,10 +3,6 @@ only the versions the asker may see; a document without versions answers as any 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from datetime import UTC, datetime
-from pathlib import Path
-
 import pytest
 
 from chronorag.engine import Engine
@@ -15,19 +11,12 @@ from chronorag.model import AnswerStatus
 from chronorag.people import Directory
 from chronorag.pipeline.chain import visible_versions
 
-from .conftest import NO_MODEL_RULES, register_test_embedders
-
-CASES = Path(__file__).parent / "cases" / "changes"
-NOW = datetime(2026, 6, 1, tzinfo=UTC)
+from .conftest import VERSIONS_NOW as NOW
 
 
-@pytest.fixture(scope="module")
-def engine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Engine]:
-    register_test_embedders()
-    path = tmp_path_factory.mktemp("changes") / "kb.db"
-    with Engine(path, config=NO_MODEL_RULES, embedder="test-hash", judges=()) as opened:
-        opened.ingest([CASES / "returns.jsonl"], now=NOW)
-        yield opened
+@pytest.fixture
+def engine(versions_engine: Engine) -> Engine:
+    return versions_engine
 
 
 def test_what_changed_lists_the_changes_with_their_versions(engine: Engine) -> None:

@@ -3,9 +3,7 @@ retrieved and answered at its own time, the answer listing each part under its t
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from datetime import UTC, datetime, timedelta
-from pathlib import Path
+from datetime import UTC, timedelta
 
 import pytest
 from hypothesis import given
@@ -17,19 +15,12 @@ from chronorag.parts import comparison_times, part_query
 from chronorag.people import Directory
 from chronorag.understand import understand
 
-from .conftest import NO_MODEL_RULES, register_test_embedders
-
-CASES = Path(__file__).parent / "cases" / "changes"
-NOW = datetime(2026, 6, 1, tzinfo=UTC)
+from .conftest import VERSIONS_NOW as NOW
 
 
-@pytest.fixture(scope="module")
-def engine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Engine]:
-    register_test_embedders()
-    path = tmp_path_factory.mktemp("parts") / "kb.db"
-    with Engine(path, config=NO_MODEL_RULES, embedder="test-hash", judges=()) as opened:
-        opened.ingest([CASES / "returns.jsonl"], now=NOW)
-        yield opened
+@pytest.fixture
+def engine(versions_engine: Engine) -> Engine:
+    return versions_engine
 
 
 @pytest.mark.parametrize(("question", "times"), [
