@@ -67,3 +67,12 @@ def test_a_part_is_about_the_state_at_its_end_or_now(year: int) -> None:
     assert interval.end is not None
     expected = NOW if interval.contains(NOW) else interval.end - timedelta(microseconds=1)
     assert asked.as_of == expected and interval.contains(asked.as_of)
+
+
+@given(st.text(max_size=160))
+def test_any_question_is_split_into_at_most_its_times(text: str) -> None:
+    query = Query(text, NOW, NOW, understand(text, now=NOW, tz=UTC, people=Directory()))
+    times = comparison_times(query)
+    assert len(times) <= max(2, len(query.understanding.time_expressions))
+    for _, interval in times:
+        assert interval.contains(part_query(query, interval).as_of)

@@ -106,3 +106,10 @@ def test_the_diff_accounts_for_every_sentence(old: list[str], new: list[str]) ->
     assert kept == len(new) - len(change.changed) - len(change.added) >= 0
     assert compared_pairs([after, before], period=None, as_of=NOW) == [(before, after)]
     assert took_effect(after) == datetime(2021, 1, 1, tzinfo=UTC)
+
+
+@given(st.text(max_size=300), st.text(max_size=300))
+def test_any_two_texts_compare_into_spans_of_theirs(old: str, new: str) -> None:
+    change = compare(Document(id="a", text=old), Document(id="b", text=new))
+    assert all(b in old and a in new for b, a in change.changed)
+    assert all(s in new for s in change.added) and all(s in old for s in change.removed)
