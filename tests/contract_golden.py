@@ -17,6 +17,8 @@ import difflib
 import os
 import re
 import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -27,9 +29,11 @@ from chronorag.config import get_preset
 from chronorag.demo import DEMO_NOW, demo_corpus, demo_people
 from chronorag.engine import Engine
 from chronorag.rank.late import TOKEN_ENCODERS
+from chronorag.rank.rerankers import RERANKERS
+from chronorag.retrieve.embedders import EMBEDDERS
 from chronorag.store.sqlite import SQLiteStore
 
-from .conftest import HashTokens, register_test_embedders
+from .conftest import TEST_EMBEDDERS, HashEmbedder, HashTokens
 
 GOLDEN = Path(__file__).parent / "cases" / "contract"
 REGENERATE = os.environ.get("CHRONORAG_REGENERATE_GOLDEN") == "1"
@@ -116,16 +120,26 @@ def check(name: str, produced: str) -> None:
         pytest.fail(f"{name} differs from its recording:\n" + "\n".join(list(diff)[:40]))
 
 
+@contextmanager
+def without_models() -> Iterator[None]:
+    """Until the block ends: the hashed test embedders and token encoder registered under
+    their names, and the default pipeline's windows reranker ``none`` (its rules run,
+    its cross-encoder does not)."""
+    with pytest.MonkeyPatch.context() as patch:
+        for name in TEST_EMBEDDERS:
+            patch.setitem(EMBEDDERS._factories, name, lambda _n=name: HashEmbedder(_n))
+        patch.setitem(TOKEN_ENCODERS._factories, get_preset("default").late, HashTokens)
+        patch.setitem(RERANKERS._factories, "windows", RERANKERS._factories["none"])
+        yield
+
+
 def build_store(db: Path) -> None:
     """The demo corpus, the handbook, the demo people and the retail semantic layer, in a
     store whose embedder is the hashed test one and which has no judges: nothing loads
     a model, and every run ranks alike."""
-    register_test_embedders()
     with SQLiteStore(db) as store:
         store.set_setting("embedder", "test-hash")
         store.set_setting("judges", "")
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setitem(TOKEN_ENCODERS._factories, get_preset("default").late, HashTokens)
-        with Engine(db, tz=DEMO_NOW.tzinfo) as engine:  # type: ignore[arg-type]
-            engine.ingest([demo_corpus(), HANDBOOK, LAYER], now=DEMO_NOW, root=GOLDEN)
-            engine.load_people(demo_people())
+    with without_models(), Engine(db, tz=DEMO_NOW.tzinfo) as engine:  # type: ignore[arg-type]
+        engine.ingest([demo_corpus(), HANDBOOK, LAYER], now=DEMO_NOW, root=GOLDEN)
+        engine.load_people(demo_people())

@@ -200,29 +200,11 @@ def migration_report(report: MigrationReport) -> str:
 
 # -- stored documents (``chronorag documents``, ``GET /v1/documents``) ---------------------
 
-_TIME_FIELDS = ("valid_from", "valid_to", "occurred_at", "published_at", "modified_at")
-
-
-def _in_zone(value: Interval | None, tz: tzinfo) -> dict[str, Any] | None:
-    if value is None:
-        return None
-    return Interval(None if value.start is None else value.start.astimezone(tz),
-                    None if value.end is None else value.end.astimezone(tz),
-                    value.granularity).to_json()
-
 
 def document_json(doc: Document, *, tz: tzinfo) -> dict[str, Any]:
-    """Every field of a stored document; times as ``{"start", "end", "granularity"}``, in
-    ``tz`` (the zone naive times are read in)."""
-    return {
-        "id": doc.id, "title": doc.title, "text": doc.text, "source_type": doc.source_type,
-        "status": None if doc.status is None else doc.status.value,
-        **{name: _in_zone(getattr(doc, name), tz) for name in _TIME_FIELDS},
-        "ingested_at": None if doc.ingested_at is None else doc.ingested_at.isoformat(),
-        "supersedes": list(doc.supersedes), "derived_from": list(doc.derived_from),
-        "subject": doc.subject, "owner": doc.owner, "metadata": dict(doc.metadata),
-        "source": doc.source,
-    }
+    """Every field of a stored document (``Document.to_json``), its time fields in ``tz``
+    (the zone naive times are read in)."""
+    return doc.astimezone(tz).to_json()
 
 
 def _start(value: Interval | None, tz: tzinfo) -> str | None:

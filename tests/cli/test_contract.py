@@ -2,7 +2,7 @@
 (``tests/contract_golden.py``): ``ask`` over English and Chinese questions, a user's own
 records, parallel views, upcoming versions and answers not found, a written answer, and
 ``documents``, ``time`` and ``review``. The default pipeline runs without its
-cross-encoder (the windows reranker is ``none`` here): the rules decide, no model loads."""
+cross-encoder (``without_models``): the rules decide, no model loads."""
 
 from __future__ import annotations
 
@@ -13,23 +13,27 @@ from pathlib import Path
 import pytest
 
 from chronorag import cli
-from chronorag.rank.rerankers import RERANKERS
 
 from ..answer.recorded_llm import RecordedLLM, Reply
-from ..contract_golden import GOLDEN, NOW, QUESTIONS, ZONE, Asked, build_store, check, shows
+from ..contract_golden import (
+    GOLDEN,
+    NOW,
+    QUESTIONS,
+    ZONE,
+    Asked,
+    build_store,
+    check,
+    shows,
+    without_models,
+)
 
 
 @pytest.fixture(scope="module")
-def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def db(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     path = tmp_path_factory.mktemp("contract") / "kb.db"
-    build_store(path)
-    return path
-
-
-@pytest.fixture(autouse=True)
-def _rules_without_a_reranker(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setitem(RERANKERS._factories, "windows", RERANKERS._factories["none"])
-    yield
+    with without_models():
+        build_store(path)
+        yield path
 
 
 def _printed(capsys: pytest.CaptureFixture[str], *argv: str) -> str:

@@ -18,7 +18,17 @@ import pytest
 from mcp import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
-from ..contract_golden import GOLDEN, NOW, QUESTIONS, ZONE, Asked, build_store, check, shows
+from ..contract_golden import (
+    GOLDEN,
+    NOW,
+    QUESTIONS,
+    ZONE,
+    Asked,
+    build_store,
+    check,
+    shows,
+    without_models,
+)
 
 
 def _load_driver() -> ModuleType:
@@ -55,7 +65,8 @@ CALLS: dict[str, tuple[str, dict[str, Any]]] = {
 def results(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """Every call's result, from one server process."""
     db = tmp_path_factory.mktemp("contract") / "kb.db"
-    build_store(db)
+    with without_models():
+        build_store(db)
     argv = driver.command("mcp", "--db", str(db), "--tz", ZONE)
     params = StdioServerParameters(command=argv[0], args=argv[1:],
                                    env={**os.environ, "CHRONORAG_TEST_NO_RERANKER": "1"})

@@ -18,7 +18,17 @@ from chronorag.demo import DEMO_NOW, demo_people
 from chronorag.serve.service import Service
 
 from ..conftest import NO_MODEL_RULES
-from ..contract_golden import GOLDEN, NOW, QUESTIONS, ZONE, Asked, build_store, check, shows
+from ..contract_golden import (
+    GOLDEN,
+    NOW,
+    QUESTIONS,
+    ZONE,
+    Asked,
+    build_store,
+    check,
+    shows,
+    without_models,
+)
 
 ASKED = [a for a in QUESTIONS if not a.admin]  # an API key never sees as an admin
 
@@ -26,15 +36,16 @@ ASKED = [a for a in QUESTIONS if not a.admin]  # an API key never sees as an adm
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     db = tmp_path_factory.mktemp("contract") / "kb.db"
-    build_store(db)
-    keys = make_keys(db)
-    service = Service(str(db), tz=DEMO_NOW.tzinfo, config=NO_MODEL_RULES)  # type: ignore[arg-type]
-    try:
-        with running(service, clock=lambda: DEMO_NOW,
-                     limits=Limits(body_bytes=2 * 1024 * 1024, read_s=60)) as url:
-            yield Served(url, service, db, keys)
-    finally:
-        service.close()
+    with without_models():
+        build_store(db)
+        keys = make_keys(db)
+        service = Service(str(db), tz=DEMO_NOW.tzinfo, config=NO_MODEL_RULES)  # type: ignore[arg-type]
+        try:
+            with running(service, clock=lambda: DEMO_NOW,
+                         limits=Limits(body_bytes=2 * 1024 * 1024, read_s=60)) as url:
+                yield Served(url, service, db, keys)
+        finally:
+            service.close()
 
 
 def _key_id(key: str) -> str:
