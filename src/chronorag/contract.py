@@ -15,6 +15,9 @@ JSON. Where the JSON differs from the fields, the declaration says so:
   each a field (its markers apply) or a property or method of the record, whose return
   annotation is its type.
 
+A record whose JSON is written by hand instead declares its shape as the ``TypedDict``
+its ``to_json`` returns (a datetime in it is an ``IsoTime``), so mypy checks the mapping.
+
 :func:`to_json` derives the JSON from this, :func:`entries` describes it (the HTTP API's
 response schemas are built from the description), and :func:`field_names` lists a
 record's fields where other code must name them all (the store's columns, the ingest
@@ -33,8 +36,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Annotated, Any, ClassVar, Literal, Protocol
 
-__all__ = ["Entry", "Hidden", "Inline", "Key", "OmitNone", "Record", "Rounded", "Spread",
-           "Via", "entries", "field_names", "fields_holding", "options", "to_json"]
+__all__ = ["Entry", "Formatted", "Hidden", "Inline", "IsoTime", "Key", "OmitNone", "Record",
+           "Rounded", "Spread", "Via", "entries", "field_names", "fields_holding", "options",
+           "to_json"]
 
 
 class Hidden:
@@ -72,6 +76,17 @@ class Key:
     """Marker: the JSON key, when it is not the field's name."""
 
     name: str
+
+
+@dataclass(frozen=True)
+class Formatted:
+    """Marker on a string of a hand-written JSON shape: its JSON Schema ``format``."""
+
+    format: str
+
+
+IsoTime = Annotated[str, Formatted("date-time")]
+"""A datetime as the JSON carries it (``isoformat()``), in a hand-written JSON shape."""
 
 
 class Record(Protocol):

@@ -1,7 +1,8 @@
 """What the HTTP API answers, byte for byte against its recordings
 (``tests/contract_golden.py``): status line, content type and body of every JSON route,
 over a real server on the recorded store with the default pipeline's rules and no
-model (``NO_MODEL_RULES``). Each recording starts with ``STATUS CONTENT-TYPE``."""
+model (``NO_MODEL_RULES``). Each recording starts with ``STATUS CONTENT-TYPE``. Every
+answer also conforms to the schema its route declares in /openapi.json, key for key."""
 
 from __future__ import annotations
 
@@ -12,9 +13,13 @@ from typing import Any
 
 import httpx
 import pytest
+from fastapi.routing import APIRoute
+from pydantic import TypeAdapter
 from serving import Limits, Served, make_keys, running
 
 from chronorag.demo import DEMO_NOW, demo_people
+from chronorag.serve.responses import ERROR
+from chronorag.serve.routes import ANSWER, router
 from chronorag.serve.service import Service
 
 from ..conftest import NO_MODEL_RULES
@@ -52,8 +57,30 @@ def _key_id(key: str) -> str:
     return key.split("_")[1]  # crk_<id>_<secret>
 
 
+def declared(method: str, path: str, status: int) -> Any:
+    """The schema the route answering ``method path`` declares for ``status``."""
+    for route in router.routes:
+        assert isinstance(route, APIRoute)
+        if method in route.methods and route.path_regex.match(path):
+            return route.response_model if status == 200 else ERROR
+    raise AssertionError(f"no route {method} {path}")
+
+
+def conforms(schema: Any, body: str) -> None:
+    """``body`` is valid under ``schema`` (no key it does not declare) and reads back as
+    it was: the declaration describes exactly what was sent."""
+    adapter = TypeAdapter(schema)
+    assert adapter.dump_python(adapter.validate_json(body, strict=True), mode="json") == \
+        json.loads(body)
+
+
 def _recorded(server: Served, response: httpx.Response) -> str:
-    """Status, content type and body; a key's id (random) said as ``<key id>``."""
+    """Status, content type and body; a key's id (random) said as ``<key id>``. A JSON
+    answer of a ``/v1`` route is checked against its declared schema first."""
+    request = response.request
+    if request.url.path.startswith("/v1/") and not request.url.path.endswith("/stream"):
+        conforms(declared(request.method, request.url.path, response.status_code),
+                 response.text)
     kind = response.headers.get("content-type", "")
     text = f"{response.status_code} {kind}\n{response.text}"
     for key in server.keys.values():
@@ -158,3 +185,18 @@ def test_no_recording_is_left_unchecked() -> None:
         "ask_stream_en_upcoming", "unauthorized", "whoami", "people", "upload",
         "upload_rejected", "delete", "delete_missing"}
     assert {p.name for p in (GOLDEN / "http").iterdir()} == {f"{n}.txt" for n in produced}
+
+
+@pytest.mark.parametrize("surface", ["cli", "mcp"])
+def test_every_recorded_answer_conforms_to_the_apis_answer_schema(surface: str) -> None:
+    """What ``ask --json`` and the MCP tool print is the API's ``Answer``, extras and
+    written answers included."""
+    recordings = sorted((GOLDEN / surface).glob("ask_*"))
+    assert recordings
+    for path in recordings:
+        text = path.read_text("utf-8")
+        if surface == "mcp":
+            status, _, text = text.partition("\n")
+            if status != "error: False":
+                continue
+        conforms(ANSWER, text)
