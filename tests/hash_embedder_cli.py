@@ -5,12 +5,15 @@ tests do not wait on a model.
     python tests/hash_embedder_cli.py ingest corpus/ --db kb.db
 
 Create the store with ``prepare_store`` first: it records ``test-hash`` as the store's
-embedder and no multilingual judges, which the engine then uses.
+embedder and no multilingual judges, which the engine then uses. With
+``CHRONORAG_TEST_NO_RERANKER=1`` the default pipeline's windows reranker is ``none``: its
+rules run, its cross-encoder does not.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import sys
 from pathlib import Path
@@ -19,6 +22,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from chronorag.cli import main
 from chronorag.rank.late import TOKEN_ENCODERS
+from chronorag.rank.rerankers import RERANKERS
 from chronorag.store.sqlite import SQLiteStore
 from conftest import HashTokens, register_test_embedders
 
@@ -69,4 +73,6 @@ def damage(db: Path) -> list[str]:
 if __name__ == "__main__":
     register_test_embedders()
     TOKEN_ENCODERS._factories[TOKENS] = HashTokens  # no model to wait on in these processes
+    if os.environ.get("CHRONORAG_TEST_NO_RERANKER") == "1":
+        RERANKERS._factories["windows"] = RERANKERS._factories["none"]
     raise SystemExit(main(sys.argv[1:]))

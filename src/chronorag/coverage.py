@@ -26,7 +26,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import TypedDict
 
 from chronorag.deps import import_module
 from chronorag.errors import ConfigError
@@ -44,6 +44,29 @@ _STATED = frozenset({Granularity.YEAR, Granularity.SEASON, Granularity.QUARTER,
 # Units past this many years from now are read as no record (a "year 9999" placeholder).
 _HORIZON_YEARS = 100
 _NONE = "(none)"
+
+
+class GroupJSON(TypedDict):
+    """One group in ``coverage --json``: units and holes as labels ("1991–1995")."""
+
+    group: str
+    documents: int
+    undated: int
+    span: str | None
+    units: dict[str, int]
+    holes: list[str]
+
+
+class CoverageJSON(TypedDict):
+    """``coverage --json``."""
+
+    by: str
+    unit: str
+    now: str
+    documents: int
+    undated: int
+    undated_share: float | None
+    groups: list[GroupJSON]
 
 
 @dataclass(frozen=True)
@@ -69,7 +92,7 @@ class GroupCoverage:
         """The holes of this group that ``asked`` falls into (overlaps)."""
         return tuple(h for h in self.holes if h.overlaps(asked))
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> GroupJSON:
         span = self.span
         return {
             "group": self.name, "documents": self.documents, "undated": self.undated,
@@ -99,7 +122,7 @@ class Coverage:
     def group(self, name: str) -> GroupCoverage | None:
         return next((g for g in self.groups if g.name == name), None)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> CoverageJSON:
         return {"by": self.by, "unit": self.unit, "now": self.now.isoformat(),
                 "documents": self.documents, "undated": self.undated,
                 "undated_share": round(self.undated / self.documents, 4)

@@ -1,7 +1,8 @@
 """Core value types shared by every stage of chronorag.
 
 All types are frozen dataclasses. Datetimes are timezone-aware; intervals are half-open
-``[start, end)`` with ``None`` for an open side.
+``[start, end)`` with ``None`` for an open side. The records' JSON (``ask --json``, the
+HTTP API, MCP) is declared on their fields: ``chronorag.contract`` says how.
 """
 
 from __future__ import annotations
@@ -10,10 +11,20 @@ import enum
 import hashlib
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, tzinfo
-from typing import Any
+from typing import Annotated, Any, ClassVar, Literal
 
+from chronorag.contract import (
+    Hidden,
+    Inline,
+    OmitNone,
+    Rounded,
+    Spread,
+    Via,
+    fields_holding,
+    to_json,
+)
 from chronorag.flags import Flag, Flags
 
 
@@ -151,12 +162,14 @@ class Interval:
         return Interval(max(starts) if starts else None, min(ends) if ends else None,
                         self.granularity)
 
+    def astimezone(self, tz: tzinfo) -> Interval:
+        """The same interval with its ends shown in ``tz``."""
+        return Interval(None if self.start is None else self.start.astimezone(tz),
+                        None if self.end is None else self.end.astimezone(tz),
+                        self.granularity)
+
     def to_json(self) -> dict[str, Any]:
-        return {
-            "start": iso(self.start),
-            "end": iso(self.end),
-            "granularity": None if self.granularity is None else self.granularity.value,
-        }
+        return to_json(self)
 
 
 @dataclass(frozen=True)
@@ -166,11 +179,14 @@ class TimeExpression:
     text: str
     start: int
     end: int
-    interval: Interval
+    interval: Annotated[Interval, Inline]
     relative: bool = False
 
+    # ``time --json``: the surface and the interval (its own offsets are not shown).
+    json_keys: ClassVar[tuple[str, ...]] = ("text", "interval")
+
     def to_json(self) -> dict[str, Any]:
-        return {"text": self.text, **self.interval.to_json()}
+        return to_json(self)
 
 
 @dataclass(frozen=True)
@@ -184,22 +200,29 @@ class Constraint:
     anchor: Anchor | None = None
     doubts: tuple[Doubt, ...] = ()
 
+    json_keys: ClassVar[tuple[str, ...]] = (
+        "relation", "order", "start", "end", "anchor", "confidence", "doubts")
+
     @property
     def sure(self) -> bool:
         """Whether the reading has no doubt (see ``Doubt``)."""
         return not self.doubts
 
+    @property
+    def confidence(self) -> Literal["sure", "unsure"]:
+        return "sure" if self.sure else "unsure"
+
+    @property
+    def start(self) -> datetime | None:
+        """The start of the constraint's interval (None: open, or no interval)."""
+        return None if self.interval is None else self.interval.start
+
+    @property
+    def end(self) -> datetime | None:
+        return None if self.interval is None else self.interval.end
+
     def to_json(self) -> dict[str, Any]:
-        interval = self.interval
-        return {
-            "relation": self.relation.value,
-            "order": None if self.order is None else self.order.value,
-            "start": iso(interval.start) if interval else None,
-            "end": iso(interval.end) if interval else None,
-            "anchor": None if self.anchor is None else self.anchor.value,
-            "confidence": "sure" if self.sure else "unsure",
-            "doubts": [d.value for d in self.doubts],
-        }
+        return to_json(self)
 
 
 @dataclass(frozen=True)
@@ -215,12 +238,15 @@ class Mention:
     text: str
     start: int
     end: int
-    interval: Interval
+    interval: Annotated[Interval, Inline]
     inherited: bool = False
     relation: Relation = Relation.IN
     # The moment a relative phrase ("yesterday", 上周五) was read against: its document's
     # reference time. ``None`` for an absolute phrase, which needs no anchor.
     anchor: datetime | None = None
+
+    # The phrase, its span in the source, the time it names and what it was read against.
+    json_keys: ClassVar[tuple[str, ...]] = ("text", "span", "interval", "relation", "anchor")
 
     @property
     def from_metadata(self) -> bool:
@@ -228,20 +254,25 @@ class Mention:
         ``valid``), not a phrase of its text: it has no span."""
         return self.start == self.end
 
+    @property
+    def span(self) -> tuple[int, int]:
+        return (self.start, self.end)
+
     def to_json(self) -> dict[str, Any]:
-        """The phrase, its span in the source, the time it names and what it was read
-        against (``anchor``: null for an absolute phrase)."""
-        return {"text": self.text, "span": [self.start, self.end], **self.interval.to_json(),
-                "relation": self.relation.value, "anchor": iso(self.anchor)}
+        return to_json(self)
 
 
 @dataclass(frozen=True)
 class Document:
-    """One source document with its time and source fields (see DESIGN.md)."""
+    """One source document with its time and source fields (see DESIGN.md).
+
+    The fields are in the order of its JSON (``documents show --json``) and of the
+    store's columns: the title before the text, though only the text is required.
+    """
 
     id: str
+    title: str = field(default="", kw_only=True)
     text: str
-    title: str = ""
     source_type: str | None = None
     status: Status | None = None
     valid_from: Interval | None = None
@@ -271,19 +302,25 @@ class Document:
         return None
 
     def content_hash(self) -> str:
-        """Hash of everything the user supplied; ``ingested_at`` and ``source`` excluded."""
-        payload = {
-            "id": self.id, "text": self.text, "title": self.title,
-            "source_type": self.source_type,
-            "status": None if self.status is None else self.status.value,
-            "supersedes": list(self.supersedes), "derived_from": list(self.derived_from),
-            "subject": self.subject, "owner": self.owner, "metadata": dict(self.metadata),
-        }
-        for name in ("valid_from", "valid_to", "occurred_at", "published_at", "modified_at"):
-            value: Interval | None = getattr(self, name)
-            payload[name] = None if value is None else value.to_json()
+        """Hash of everything the user supplied: the JSON without ``ingested_at`` and
+        ``source``."""
+        payload = self.to_json()
+        del payload["ingested_at"], payload["source"]
         blob = json.dumps(payload, sort_keys=True, ensure_ascii=False, default=str)
         return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+
+    def astimezone(self, tz: tzinfo) -> Document:
+        """The same document with its time fields shown in ``tz``."""
+        return replace(self, **{name: value.astimezone(tz) for name in INTERVAL_FIELDS
+                                if (value := getattr(self, name)) is not None})
+
+    def to_json(self) -> dict[str, Any]:
+        """Every field; time fields as ``{"start", "end", "granularity"}``."""
+        return to_json(self)
+
+
+INTERVAL_FIELDS: tuple[str, ...] = fields_holding(Document, Interval)
+"""The document's time fields, each an ``Interval`` or None, in declaration order."""
 
 
 @dataclass(frozen=True)
@@ -321,7 +358,7 @@ class Entity:
 class Understanding:
     """What the engine understood of a question."""
 
-    question: str
+    question: Annotated[str, Hidden]  # the answer carries it
     content: str
     intent: Intent = Intent.CONTENT
     constraint: Constraint = field(default_factory=Constraint)
@@ -329,13 +366,7 @@ class Understanding:
     entities: tuple[Entity, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "content": self.content,
-            "intent": self.intent.value,
-            "constraint": self.constraint.to_json(),
-            "time_expressions": [t.to_json() for t in self.time_expressions],
-            "entities": [{"text": e.text, "id": e.id} for e in self.entities],
-        }
+        return to_json(self)
 
 
 @dataclass(frozen=True)
@@ -459,8 +490,8 @@ class Evidence:
     occurred_at: datetime | None
     applicable: bool
     flags: Flags
-    score: float
-    scores: Mapping[str, float]
+    score: Annotated[float, Rounded(6)]
+    scores: Annotated[Mapping[str, float], Rounded(6)]
     # What the answer stage shows beside the text: who owns the source, when it was
     # published, and the chunk sentence that best answers the question (None: not known).
     owner: str | None = None
@@ -474,26 +505,11 @@ class Evidence:
     superseded_by: tuple[str, ...] = ()
     valid_until: datetime | None = None
     # The titles of the headings around the best sentence, outermost first; None when the
-    # document was not read with headings (a .jsonl record, a text file).
-    section: tuple[str, ...] | None = None
+    # document was not read with headings (a .jsonl record, a text file): no key then.
+    section: Annotated[tuple[str, ...] | None, OmitNone] = None
 
     def to_json(self) -> dict[str, Any]:
-        out = {
-            "doc_id": self.doc_id, "chunk_id": self.chunk_id, "title": self.title,
-            "text": self.text, "start": self.start, "end": self.end,
-            "source_type": self.source_type,
-            "status": None if self.status is None else self.status.value,
-            "valid_from": iso(self.valid_from), "valid_to": iso(self.valid_to),
-            "occurred_at": iso(self.occurred_at), "applicable": self.applicable,
-            "flags": list(self.flags), "score": round(self.score, 6),
-            "scores": {k: round(v, 6) for k, v in self.scores.items()},
-            "owner": self.owner, "published_at": iso(self.published_at),
-            "sentence": self.sentence, "times": [m.to_json() for m in self.times],
-            "superseded_by": list(self.superseded_by), "valid_until": iso(self.valid_until),
-        }
-        if self.section is not None:
-            out["section"] = list(self.section)
-        return out
+        return to_json(self)
 
 
 @dataclass(frozen=True)
@@ -508,33 +524,21 @@ class Answer:
     answer: str | None
     evidence: tuple[Evidence, ...] = ()
     upcoming: tuple[Evidence, ...] = ()
-    flags: Flags = ()
+    # In the JSON with the owners of the parallel views: see ``flag_labels``.
+    flags: Annotated[Flags, Via("flag_labels")] = ()
     # The owners of the parallel views (``Flag.PARALLEL_VIEWS``); the JSON lists each as
     # a flag ``owner:<name>`` after that one.
-    owners: tuple[str, ...] = ()
-    timings_ms: Mapping[str, float] = field(default_factory=dict)
+    owners: Annotated[tuple[str, ...], Hidden] = ()
+    timings_ms: Annotated[Mapping[str, float], Hidden] = field(default_factory=dict)
     # Additive top-level keys of ``to_json`` from optional stages (e.g. "semantic"); they
     # never override a key of the contract above.
-    extras: Mapping[str, Any] = field(default_factory=dict)
+    extras: Annotated[Mapping[str, Any], Spread] = field(default_factory=dict)
     # The zone the question's times were read in; a model writing the answer later shows
     # its times in it. Not part of the JSON: ``now`` and ``as_of`` carry their offsets.
-    tz: tzinfo = UTC
+    tz: Annotated[tzinfo, Hidden] = UTC
 
     def to_json(self) -> dict[str, Any]:
-        out = {
-            "question": self.question,
-            "now": self.now.isoformat(),
-            "as_of": self.as_of.isoformat(),
-            "understanding": self.understanding.to_json(),
-            "status": self.status.value,
-            "answer": self.answer,
-            "evidence": [e.to_json() for e in self.evidence],
-            "upcoming": [e.to_json() for e in self.upcoming],
-            "flags": self.flag_labels(),
-        }
-        for key, value in self.extras.items():
-            out.setdefault(key, value)
-        return out
+        return to_json(self)
 
     def flag_labels(self) -> list[str]:
         """The flags as shown and in the JSON: each owner of the parallel views as

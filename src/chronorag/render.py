@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from datetime import tzinfo
+from dataclasses import dataclass
+from datetime import datetime, tzinfo
 from typing import TYPE_CHECKING, Any, TextIO
 
 from rich.markup import escape
 
-from chronorag.model import Answer, Constraint, Document, Evidence, Interval
+from chronorag.contract import to_json
+from chronorag.model import Answer, Constraint, Document, Evidence, Interval, Status
 from chronorag.model import iso as _iso
 from chronorag.people.model import Directory
 from chronorag.pipeline.accept import Accepted, Linked
@@ -200,44 +202,41 @@ def migration_report(report: MigrationReport) -> str:
 
 # -- stored documents (``chronorag documents``, ``GET /v1/documents``) ---------------------
 
-_TIME_FIELDS = ("valid_from", "valid_to", "occurred_at", "published_at", "modified_at")
-
-
-def _in_zone(value: Interval | None, tz: tzinfo) -> dict[str, Any] | None:
-    if value is None:
-        return None
-    return Interval(None if value.start is None else value.start.astimezone(tz),
-                    None if value.end is None else value.end.astimezone(tz),
-                    value.granularity).to_json()
-
 
 def document_json(doc: Document, *, tz: tzinfo) -> dict[str, Any]:
-    """Every field of a stored document; times as ``{"start", "end", "granularity"}``, in
-    ``tz`` (the zone naive times are read in)."""
-    return {
-        "id": doc.id, "title": doc.title, "text": doc.text, "source_type": doc.source_type,
-        "status": None if doc.status is None else doc.status.value,
-        **{name: _in_zone(getattr(doc, name), tz) for name in _TIME_FIELDS},
-        "ingested_at": None if doc.ingested_at is None else doc.ingested_at.isoformat(),
-        "supersedes": list(doc.supersedes), "derived_from": list(doc.derived_from),
-        "subject": doc.subject, "owner": doc.owner, "metadata": dict(doc.metadata),
-        "source": doc.source,
-    }
+    """Every field of a stored document (``Document.to_json``), its time fields in ``tz``
+    (the zone naive times are read in)."""
+    return doc.astimezone(tz).to_json()
 
 
-def _start(value: Interval | None, tz: tzinfo) -> str | None:
-    return None if value is None or value.start is None else value.start.astimezone(
-        tz).isoformat()
-
-
-def document_summary(doc: Document, chunks: int, *, tz: tzinfo) -> dict[str, Any]:
+@dataclass(frozen=True)
+class DocumentRow:
     """One row of the document list: id, title, source, validity (the starts of
     ``valid_from`` and of the exclusive ``valid_to``, as evidence shows them), status,
     supersedes and the number of chunks."""
-    return {"id": doc.id, "title": doc.title, "source": doc.source,
-            "valid_from": _start(doc.valid_from, tz), "valid_to": _start(doc.valid_to, tz),
-            "status": None if doc.status is None else doc.status.value,
-            "supersedes": list(doc.supersedes), "chunks": chunks}
+
+    id: str
+    title: str
+    source: str
+    valid_from: datetime | None
+    valid_to: datetime | None
+    status: Status | None
+    supersedes: tuple[str, ...]
+    chunks: int
+
+    def to_json(self) -> dict[str, Any]:
+        return to_json(self)
+
+
+def _start(value: Interval | None, tz: tzinfo) -> datetime | None:
+    return None if value is None or value.start is None else value.start.astimezone(tz)
+
+
+def document_summary(doc: Document, chunks: int, *, tz: tzinfo) -> dict[str, Any]:
+    """``doc``'s row of the document list as JSON, its times in ``tz``."""
+    return DocumentRow(doc.id, doc.title, doc.source, _start(doc.valid_from, tz),
+                       _start(doc.valid_to, tz), doc.status, doc.supersedes,
+                       chunks).to_json()
 
 
 def validity(valid_from: str | None, valid_to: str | None) -> str:

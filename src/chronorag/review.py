@@ -29,11 +29,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Annotated, Any
 
 import numpy as np
 
 from chronorag.config import get_preset
+from chronorag.contract import OmitNone, Rounded, to_json
 from chronorag.flags import Flag
 from chronorag.ingest.adopt import Titles, adoptable
 from chronorag.ingest.links import LINK_FIELDS
@@ -56,35 +57,29 @@ class ReviewItem:
     doc_ids: tuple[str, ...]
     owners: tuple[str | None, ...]
     reason: str
-    similarity: float | None = None
+    similarity: Annotated[float | None, Rounded(4)] = None
     # What a finding proposes, as data: a proposal's field, value and sentence; a chain's
     # dates and the links that would join it.
-    details: dict[str, Any] | None = None
+    details: Annotated[dict[str, Any] | None, OmitNone] = None
 
     def to_json(self) -> dict[str, Any]:
-        similarity = None if self.similarity is None else round(self.similarity, 4)
-        out: dict[str, Any] = {"kind": self.kind, "doc_ids": list(self.doc_ids),
-                               "owners": list(self.owners), "reason": self.reason,
-                               "similarity": similarity}
-        if self.details is not None:
-            out["details"] = self.details
-        return out
+        return to_json(self)
 
 
 @dataclass(frozen=True)
 class ReviewReport:
-    """Findings of :func:`review` at ``as_of``."""
+    """Findings of :func:`review` at ``as_of``, in the order of its JSON."""
 
     as_of: datetime
     threshold: float
     undated: tuple[ReviewItem, ...] = ()
-    stale_copies: tuple[ReviewItem, ...] = ()
-    similar_pairs: tuple[ReviewItem, ...] = ()
-    unanchored: tuple[ReviewItem, ...] = ()
     proposed_dates: tuple[ReviewItem, ...] = ()
+    unanchored: tuple[ReviewItem, ...] = ()
+    stale_copies: tuple[ReviewItem, ...] = ()
     duplicates: tuple[ReviewItem, ...] = ()
     versions: tuple[ReviewItem, ...] = ()
     dangling_links: tuple[ReviewItem, ...] = ()
+    similar_pairs: tuple[ReviewItem, ...] = ()
     unindexed: tuple[ReviewItem, ...] = ()
 
     @property
@@ -95,16 +90,7 @@ class ReviewReport:
                 *self.unindexed)
 
     def to_json(self) -> dict[str, Any]:
-        return {"as_of": self.as_of.isoformat(), "threshold": self.threshold,
-                "undated": [i.to_json() for i in self.undated],
-                "proposed_dates": [i.to_json() for i in self.proposed_dates],
-                "unanchored": [i.to_json() for i in self.unanchored],
-                "stale_copies": [i.to_json() for i in self.stale_copies],
-                "duplicates": [i.to_json() for i in self.duplicates],
-                "versions": [i.to_json() for i in self.versions],
-                "dangling_links": [i.to_json() for i in self.dangling_links],
-                "similar_pairs": [i.to_json() for i in self.similar_pairs],
-                "unindexed": [i.to_json() for i in self.unindexed]}
+        return to_json(self)
 
 
 def review(store: CorpusStore, *, as_of: datetime, threshold: float = DEFAULT_THRESHOLD,

@@ -16,7 +16,15 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chronorag.model import Chunk, Document, Granularity, Hit, Interval, Status
+from chronorag.model import (
+    INTERVAL_FIELDS,
+    Chunk,
+    Document,
+    Granularity,
+    Hit,
+    Interval,
+    Status,
+)
 from chronorag.rank.authority import AuthorityPrior
 from chronorag.rank.validity import (
     BLOCKING,
@@ -28,7 +36,6 @@ from chronorag.rank.validity import (
 )
 
 CASES = Path(__file__).resolve().parents[1] / "cases" / "validity"
-INTERVAL_FIELDS = ("valid_from", "valid_to", "occurred_at", "published_at", "modified_at")
 
 
 # --- reading the case files -------------------------------------------------------------

@@ -70,7 +70,8 @@ def own_date(decision: Decision, *, question: str, documents: Mapping[str, Docum
         return replace(decision, answer=format_interval(interval, tz=tz,
                                                         zh=has_han(question)), time=time)
     phrase, sentence = stated
-    time = AnswerTime(interval, "text", doc.id, item.chunk_id, phrase, None, sentence)
+    time = AnswerTime(interval, "text", doc.id, item.chunk_id, phrase=phrase,
+                      sentence=sentence)
     return replace(decision, answer=phrase, time=time)
 
 

@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta, tzinfo
-from typing import Any
+from typing import Annotated, Any
 
 from chronorag.answer.counted import counted_back
+from chronorag.contract import Inline, OmitNone, to_json
 from chronorag.lang import has_han
 from chronorag.model import Evidence, Granularity, Interval, Mention
 from chronorag.timex import calendar as cal
@@ -59,24 +60,21 @@ class AnswerTime:
     see ``answer.counted``) or ``metadata`` (the record's ``occurred_at``, or the date
     field a question about a document's own date asks for; no phrase). ``sentence``: the
     sentence the phrase stands in, when it is not the evidence chunk's (a document's
-    "Effective date: …" line).
+    "Effective date: …" line). The fields are in the order of ``answer_time`` in ``ask
+    --json``.
     """
 
-    interval: Interval
+    interval: Annotated[Interval, Inline]
     source: str
+    phrase: str | None = field(default=None, kw_only=True)
+    anchor: datetime | None = field(default=None, kw_only=True)
+    approximate: bool = field(default=False, kw_only=True)
     doc_id: str
     chunk_id: str
-    phrase: str | None = None
-    anchor: datetime | None = None
-    sentence: str | None = None
-    approximate: bool = False
+    sentence: Annotated[str | None, OmitNone] = field(default=None, kw_only=True)
 
     def to_json(self) -> dict[str, Any]:
-        shown = {} if self.sentence is None else {"sentence": self.sentence}
-        return {**self.interval.to_json(), "source": self.source, "phrase": self.phrase,
-                "anchor": None if self.anchor is None else self.anchor.isoformat(),
-                "approximate": self.approximate, "doc_id": self.doc_id,
-                "chunk_id": self.chunk_id, **shown}
+        return to_json(self)
 
 
 def asks_clock(question: str) -> bool:
@@ -111,7 +109,7 @@ def answer_time(item: Evidence, *, tz: tzinfo, tense: int = 0) -> AnswerTime | N
         anchor = stated.anchor if _needs_anchor(stated, tz) else None
         near = None if anchor is None else years_back(stated, anchor=anchor, tz=tz)
         return AnswerTime(near or stated.interval, "text", item.doc_id, item.chunk_id,
-                          stated.text, anchor, approximate=near is not None)
+                          phrase=stated.text, anchor=anchor, approximate=near is not None)
     anchor = _anchor(item)
     if anchor is not None and tense <= 0:
         counted = counted_back(item.sentence or item.text, anchor=anchor, tz=tz)
@@ -119,7 +117,8 @@ def answer_time(item: Evidence, *, tz: tzinfo, tense: int = 0) -> AnswerTime | N
             counted = counted_back(item.text, anchor=anchor, tz=tz)
         if counted is not None:
             return AnswerTime(counted.interval, "counted", item.doc_id, item.chunk_id,
-                              counted.phrase, anchor, approximate=counted.approximate)
+                              phrase=counted.phrase, anchor=anchor,
+                              approximate=counted.approximate)
     if item.occurred_at is None:
         return None
     return AnswerTime(day_of(item.occurred_at, tz), "metadata",

@@ -28,8 +28,10 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, tzinfo
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
+from typing import Any
 
 from chronorag.answer import check, when
+from chronorag.contract import to_json
 from chronorag.model import Evidence, Granularity, Interval
 from chronorag.timex import parse
 from chronorag.timex.numerals import CN_NUM_CHARS, EN_NUMBER, cn_digits, cn_number, en_number
@@ -67,8 +69,8 @@ class Problem:
     rule: str
     detail: str
 
-    def to_json(self) -> dict[str, str]:
-        return {"rule": self.rule, "detail": self.detail}
+    def to_json(self) -> dict[str, Any]:
+        return to_json(self)
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, tzinfo
 from typing import Any
 
+from chronorag.contract import to_json
 from chronorag.model import Granularity, Interval, Mention, Relation
 from chronorag.timex import sentence_mentions
 
@@ -127,8 +128,7 @@ class Proposal:
     end: int
 
     def to_json(self) -> dict[str, Any]:
-        return {"field": self.field, "value": self.value, "granularity": self.granularity,
-                "sentence": self.sentence, "start": self.start, "end": self.end}
+        return to_json(self)
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Proposal:

@@ -12,14 +12,13 @@ from dataclasses import dataclass, field
 from datetime import UTC, tzinfo
 from typing import Any
 
+from chronorag.contract import field_names
 from chronorag.errors import FieldError
 from chronorag.ingest.formats.layout import LAYOUT_KEY
 from chronorag.ingest.stated import PROPOSED, propose
 from chronorag.model import Document, Interval, Status
 
-__all__ = ["DATE_FIELDS", "DateReading", "RawRecord", "build_document"]
-
-DATE_FIELDS = ("valid_from", "valid_to", "occurred_at", "published_at", "modified_at")
+__all__ = ["DateReading", "RawRecord", "build_document"]
 
 
 @dataclass(frozen=True)
@@ -91,11 +90,10 @@ def build_document(raw: RawRecord, *, tz: tzinfo = UTC,
         metadata[LAYOUT_KEY] = dict(raw.layout)
     if proposals:
         metadata[PROPOSED] = [p.to_json() for p in proposals]
-    return Document(
-        id=s.id, text=s.text, title=s.title or "", metadata=metadata, source=raw.source,
-        status=None if s.status is None else Status(s.status),
-        supersedes=s.supersedes, derived_from=s.derived_from,
-        source_type=s.source_type, subject=s.subject, owner=s.owner,
-        valid_from=s.valid_from, valid_to=s.valid_to, occurred_at=s.occurred_at,
-        published_at=s.published_at, modified_at=s.modified_at,
-    ), []
+    # The schema names every field of a document but its source (the tests hold it to
+    # that); these four are read differently.
+    given = {name: getattr(s, name) for name in field_names(Document)
+             if name in schema.DocumentSchema.model_fields}
+    return Document(**{**given, "title": s.title or "", "metadata": metadata,
+                       "source": raw.source,
+                       "status": None if s.status is None else Status(s.status)}), []

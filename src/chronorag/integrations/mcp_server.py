@@ -98,7 +98,7 @@ class Tools:
                 engine.store, question, now=moment, as_of=about, budget=budget,
                 shares=dict(DEFAULT_SHARES), tz=engine.tz,
                 embedder=engine.components.embedder(engine.config.embedder))
-        return pack.to_json()
+        return dict(pack.to_json())
 
     def review(self) -> dict[str, Any]:
         """``chronorag review --json``, judged at the server's clock."""

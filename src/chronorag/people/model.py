@@ -6,6 +6,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from chronorag.contract import to_json
+
 
 @dataclass(frozen=True)
 class Person:
@@ -21,22 +23,25 @@ class Person:
         return (self.name, *self.aliases)
 
     def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "name": self.name, "aliases": list(self.aliases)}
+        return to_json(self)
 
 
 @dataclass(frozen=True)
 class Directory:
     """The people of a knowledge base and whose records each reader may see.
 
-    ``access`` maps a reader id to the subject ids they may see besides their own.
+    ``access`` maps a reader id to the subject ids they may see besides their own, the
+    readers in id order (as every listing and the JSON show them).
     """
 
     people: tuple[Person, ...] = ()
     access: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "access", dict(sorted(self.access.items())))
+
     def person(self, person_id: str) -> Person | None:
         return next((p for p in self.people if p.id == person_id), None)
 
     def to_json(self) -> dict[str, Any]:
-        return {"people": [p.to_json() for p in self.people],
-                "access": {k: list(v) for k, v in sorted(self.access.items())}}
+        return to_json(self)

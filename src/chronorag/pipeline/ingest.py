@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, tzinfo
 from os import PathLike
+from typing import NotRequired, TypedDict
 
 import numpy as np
 
@@ -76,6 +77,18 @@ Progress = Callable[[IngestProgress], None]
 _INTERRUPTS = (KeyboardInterrupt, SystemExit, GeneratorExit)
 
 
+class IngestCounts(TypedDict):
+    """An ingest's JSON (``ingest --json``, an upload's answer): documents by outcome,
+    counted; ``notes`` when there are any."""
+
+    files: int
+    added: int
+    replaced: int
+    unchanged: int
+    chunks: int
+    notes: NotRequired[list[str]]
+
+
 @dataclass(frozen=True)
 class IngestReport:
     """What one ingest call did, by document id."""
@@ -89,8 +102,8 @@ class IngestReport:
     # links let through, fields filled from the text (``pipeline.stated``).
     notes: tuple[str, ...] = ()
 
-    def to_json(self) -> dict[str, object]:
-        out: dict[str, object] = {
+    def to_json(self) -> IngestCounts:
+        out: IngestCounts = {
             "files": self.files, "added": len(self.added), "replaced": len(self.replaced),
             "unchanged": len(self.unchanged), "chunks": self.chunks,
         }

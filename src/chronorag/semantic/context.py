@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, tzinfo
-from typing import Any
+from typing import Any, TypedDict
 
+from chronorag.contract import IsoTime, to_json
 from chronorag.retrieve.base import Embedder
 from chronorag.semantic.index import LayerIndex
 from chronorag.semantic.model import Binding, ExampleMatch, JoinPath, SemanticOptions
@@ -25,9 +26,27 @@ class SemanticContext:
     examples: tuple[ExampleMatch, ...]
 
     def to_json(self) -> dict[str, Any]:
-        return {"bindings": [b.to_json() for b in self.bindings],
-                "join_paths": [p.to_json() for p in self.join_paths],
-                "examples": [e.to_json() for e in self.examples]}
+        return to_json(self)
+
+
+class ContextJSON(TypedDict):
+    """A context pack's JSON (``context --json``, ``POST /v1/context``): each category's
+    items as the layer states them."""
+
+    question: str
+    now: IsoTime
+    as_of: IsoTime
+    bindings: list[dict[str, Any]]
+    tables: list[dict[str, Any]]
+    columns: list[dict[str, Any]]
+    metrics: list[dict[str, Any]]
+    join_paths: list[dict[str, Any]]
+    examples: list[dict[str, Any]]
+    rules: list[dict[str, Any]]
+    grade: str
+    corrective: dict[str, Any]
+    tokens: dict[str, Any]
+    timings_ms: dict[str, float]
 
 
 @dataclass(frozen=True)
@@ -40,16 +59,16 @@ class ContextPack:
     retrieval: Retrieval
     pack: Pack
 
-    def to_json(self) -> dict[str, Any]:
-        """``{"bindings", "tables", "columns", "metrics", "join_paths", "examples",
-        "rules", "grade", "corrective", "tokens"}`` plus question and times."""
-        items = self.pack.items
+    def to_json(self) -> ContextJSON:
+        def of(category: str) -> list[dict[str, Any]]:
+            return [dict(i.data) for i in self.pack.items.get(category, ())]
+
         return {
             "question": self.question, "now": self.now.isoformat(),
             "as_of": self.as_of.isoformat(),
             "bindings": [dict(i.data) for i in self.pack.bindings],
-            **{c: [dict(i.data) for i in items.get(c, ())] for c in
-               ("tables", "columns", "metrics", "join_paths", "examples", "rules")},
+            "tables": of("tables"), "columns": of("columns"), "metrics": of("metrics"),
+            "join_paths": of("join_paths"), "examples": of("examples"), "rules": of("rules"),
             "grade": self.retrieval.grade, "corrective": dict(self.retrieval.corrective),
             "tokens": self.pack.tokens_json(),
             "timings_ms": {k: round(v, 3) for k, v in self.retrieval.timings_ms.items()},

@@ -9,8 +9,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Annotated, Any, ClassVar
 
+from chronorag.contract import Hidden, Key, OmitNone, Rounded, to_json
 from chronorag.model import Interval
 
 KINDS: tuple[str, ...] = ("table", "metric", "term", "join", "example", "rule")
@@ -97,35 +98,28 @@ class Binding:
     asset_id: str
     asset_type: str
     matched: str
-    start: int
-    end: int
+    start: Annotated[int, Hidden]
+    end: Annotated[int, Hidden]
     status: str | None = None
-    requested: str | None = None
-    value: str | None = None
+    requested: Annotated[str | None, OmitNone] = None
+    value: Annotated[str | None, OmitNone] = None
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"term": self.term, "asset_id": self.asset_id,
-                               "asset_type": self.asset_type, "matched": self.matched,
-                               "status": self.status}
-        if self.requested is not None:
-            out["requested"] = self.requested
-        if self.value is not None:
-            out["value"] = self.value
-        return out
+        return to_json(self)
 
 
 @dataclass(frozen=True)
 class JoinStep:
     """One join of a path, oriented along the walk."""
 
-    id: str
+    id: Annotated[str, Hidden]
     left: str
     right: str
     on: str
     fanout: str
 
     def to_json(self) -> dict[str, Any]:
-        return {"left": self.left, "right": self.right, "on": self.on, "fanout": self.fanout}
+        return to_json(self)
 
 
 @dataclass(frozen=True)
@@ -133,8 +127,10 @@ class JoinPath:
     """Tables joined in order; ``risk`` is ``high`` when any step fans out."""
 
     tables: tuple[str, ...]
-    steps: tuple[JoinStep, ...]
+    steps: Annotated[tuple[JoinStep, ...], Key("joins")]
     connects: bool = False
+
+    json_keys: ClassVar[tuple[str, ...]] = ("tables", "steps", "risk", "length", "connects")
 
     @property
     def risk(self) -> str:
@@ -144,9 +140,12 @@ class JoinPath:
     def high_steps(self) -> int:
         return sum(s.fanout == "high" for s in self.steps)
 
+    @property
+    def length(self) -> int:
+        return len(self.steps)
+
     def to_json(self) -> dict[str, Any]:
-        return {"tables": list(self.tables), "joins": [s.to_json() for s in self.steps],
-                "risk": self.risk, "length": len(self.steps), "connects": self.connects}
+        return to_json(self)
 
 
 @dataclass(frozen=True)
@@ -165,12 +164,11 @@ class ExampleMatch:
     id: str
     question: str
     sql: str
-    similarity: float
+    similarity: Annotated[float, Rounded(4)]
     status: str | None
 
     def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "question": self.question, "sql": self.sql,
-                "similarity": round(self.similarity, 4), "status": self.status}
+        return to_json(self)
 
 
 @dataclass(frozen=True)

@@ -16,17 +16,22 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, tzinfo
 from pathlib import Path, PurePath
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chronorag.answer.llm import Generator
 from chronorag.config import SearchConfig
+from chronorag.coverage import CoverageJSON
 from chronorag.engine import Engine
 from chronorag.errors import ConfigError, FieldError, NotFoundError, ValidationError
 from chronorag.ingest import SUFFIXES, Named
 from chronorag.model import Answer, Asking
 from chronorag.people.load import parse_directory
+from chronorag.pipeline.ingest import IngestCounts
 from chronorag.render import document_json, document_summary
 from chronorag.store.base import ApiKey
+
+if TYPE_CHECKING:
+    from chronorag.semantic.context import ContextJSON
 
 log = logging.getLogger(__name__)
 MAX_NAME = 200
@@ -125,7 +130,7 @@ class Service:
 
     def context(self, question: str, *, now: datetime, as_of: datetime | None,
                 budget: int | None, shares: Mapping[str, float] | None,
-                tz: tzinfo | None) -> dict[str, Any]:
+                tz: tzinfo | None) -> ContextJSON:
         from chronorag.semantic import build_context
         from chronorag.semantic.pack import CATEGORIES, DEFAULT_SHARES
 
@@ -172,7 +177,7 @@ class Service:
         with self._read_lock:
             return review(self.reader.store, as_of=as_of, threshold=threshold).to_json()
 
-    def coverage(self, key: ApiKey, *, by: str, unit: str, now: datetime) -> dict[str, Any]:
+    def coverage(self, key: ApiKey, *, by: str, unit: str, now: datetime) -> CoverageJSON:
         require_admin(key, "the coverage (it names every group's documents and records)")
         with self._read_lock:
             try:
@@ -195,7 +200,7 @@ class Service:
 
     def ingest(self, key: ApiKey, uploads: Sequence[Upload], *, now: datetime,
                replace: bool = False, dates_from_text: bool = False,
-               allow_dangling: bool = False) -> dict[str, Any]:
+               allow_dangling: bool = False) -> IngestCounts:
         """Validate every uploaded file, then ingest them all; a rejected upload changes
         nothing (``ApiError`` 422 with each problem). An upload keeps its name: a
         Markdown file's id is its name without suffix, and its documents' source is the

@@ -9,15 +9,19 @@ exactly when the field itself is absent, and ``''`` for an interval without gran
 
 from __future__ import annotations
 
+import enum
 import json
-from collections.abc import Iterable, Sequence
+import typing
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
 import numpy as np
 
+from chronorag.contract import field_names, options
 from chronorag.errors import StoreError
 from chronorag.model import (
+    INTERVAL_FIELDS,
     Chunk,
     Document,
     Granularity,
@@ -25,21 +29,23 @@ from chronorag.model import (
     Mention,
     Relation,
     Sentence,
-    Status,
 )
 from chronorag.store.base import PreparedDocument
 
-INTERVAL_FIELDS = ("valid_from", "valid_to", "occurred_at", "published_at", "modified_at")
-"""The document fields stored as interval columns, in column order."""
-
 NO_GRANULARITY = ""
 
+
+def _columns(name: str) -> tuple[str, ...]:
+    if name in INTERVAL_FIELDS:
+        return (f"{name}_start", f"{name}_end", f"{name}_gran")
+    return (name,)
+
+
 DOC_COLUMNS: tuple[str, ...] = (
-    "id", "title", "text", "source_type", "status",
-    *(f"{f}_{part}" for f in INTERVAL_FIELDS for part in ("start", "end", "gran")),
-    "ingested_at", "supersedes", "derived_from", "subject", "owner", "metadata", "source",
-    "content_hash",
-)
+    *(column for name in field_names(Document) for column in _columns(name)),
+    "content_hash")
+"""The documents table's columns: the document's fields in order, each time field as three
+(``<f>_start``, ``<f>_end``, ``<f>_gran``), then the content hash."""
 
 IntervalKey = tuple[str | None, str | None, str | None]
 
@@ -90,42 +96,55 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
 
+def _column_codec(hint: Any) -> tuple[Callable[[Any], Any], Callable[[Any], Any]]:
+    """How a document field of type ``hint`` (not a time field) is written to its column
+    and read back: times as :func:`encode_time` text, enum members as their value, lists
+    and mappings as JSON text, strings as they are."""
+    kind = next(a for a in options(hint) if a is not type(None))
+    origin = typing.get_origin(kind) or kind
+    if kind is datetime:
+        return encode_time, decode_time
+    if isinstance(kind, type) and issubclass(kind, enum.Enum):
+        return ((lambda v: None if v is None else v.value),
+                (lambda v: None if v is None else kind(v)))
+    if isinstance(origin, type) and issubclass(origin, Mapping):
+        return (lambda v: _dumps(dict(v))), json.loads
+    if isinstance(origin, type) and issubclass(origin, Sequence) and origin is not str:
+        return (lambda v: _dumps(list(v))), (lambda v: tuple(json.loads(v)))
+    return (lambda v: v), (lambda v: v)
+
+
+_HINTS = typing.get_type_hints(Document)
+# Each field with its column codec; None for a time field (three columns).
+_FIELDS = tuple((name, None if name in INTERVAL_FIELDS else _column_codec(_HINTS[name]))
+                for name in field_names(Document))
+
+
 def document_row(doc: Document, content_hash: str) -> tuple[Any, ...]:
     """Column values of ``doc`` in :data:`DOC_COLUMNS` order.
 
     Raises ``TypeError``/``ValueError`` when metadata is not JSON or a time is naive.
     """
-    intervals: list[str | None] = []
-    for name in INTERVAL_FIELDS:
-        intervals.extend(encode_interval(getattr(doc, name)))
-    return (
-        doc.id, doc.title, doc.text, doc.source_type,
-        None if doc.status is None else doc.status.value,
-        *intervals,
-        encode_time(doc.ingested_at), _dumps(list(doc.supersedes)),
-        _dumps(list(doc.derived_from)), doc.subject, doc.owner, _dumps(dict(doc.metadata)),
-        doc.source, content_hash,
-    )
+    row: list[Any] = []
+    for name, codec in _FIELDS:
+        if codec is None:
+            row.extend(encode_interval(getattr(doc, name)))
+        else:
+            row.append(codec[0](getattr(doc, name)))
+    row.append(content_hash)
+    return tuple(row)
 
 
 def document_from_row(row: Sequence[Any], intervals: IntervalDecoder) -> Document:
     """Inverse of :func:`document_row` (the content hash column is ignored)."""
-    values = dict(zip(DOC_COLUMNS, row, strict=True))
-    fields = {
-        name: intervals(values[f"{name}_start"], values[f"{name}_end"], values[f"{name}_gran"])
-        for name in INTERVAL_FIELDS
-    }
-    status = values["status"]
-    return Document(
-        id=values["id"], text=values["text"], title=values["title"],
-        source_type=values["source_type"], status=None if status is None else Status(status),
-        ingested_at=decode_time(values["ingested_at"]),
-        supersedes=tuple(json.loads(values["supersedes"])),
-        derived_from=tuple(json.loads(values["derived_from"])),
-        subject=values["subject"], owner=values["owner"],
-        metadata=json.loads(values["metadata"]), source=values["source"],
-        **fields,
-    )
+    values = iter(row)
+    fields: dict[str, Any] = {}
+    for name, codec in _FIELDS:
+        if codec is None:
+            fields[name] = intervals(next(values), next(values), next(values))
+        else:
+            fields[name] = codec[1](next(values))
+    return Document(**fields)
 
 
 def encode_mentions(mentions: Iterable[Mention]) -> str | None:

@@ -26,8 +26,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, tzinfo
-from typing import Any
+from typing import Annotated, Any, ClassVar
 
+from chronorag.contract import Inline, to_json
 from chronorag.model import Granularity, Interval, Relation
 from chronorag.timex.calendar import Context
 from chronorag.timex.durations import durations_and_sets
@@ -57,7 +58,7 @@ class Extracted:
     text: str
     start: int
     end: int
-    interval: Interval | None
+    interval: Annotated[Interval | None, Inline]
     kind: str
     relation: str
     value: str | None
@@ -65,12 +66,16 @@ class Extracted:
     # them: two TIMEX3 linked by the range words; empty for any other expression.
     parts: tuple[Extracted, ...] = ()
 
+    # The ``time --extract`` line: DESIGN.md "Extraction", plus ``value``.
+    json_keys: ClassVar[tuple[str, ...]] = (
+        "text", "span", "interval", "kind", "relation", "value")
+
+    @property
+    def span(self) -> tuple[int, int]:
+        return (self.start, self.end)
+
     def to_json(self) -> dict[str, Any]:
-        """The ``time --extract`` line: DESIGN.md "Extraction", plus ``value``."""
-        times = (self.interval.to_json() if self.interval is not None
-                 else {"start": None, "end": None, "granularity": None})
-        return {"text": self.text, "span": [self.start, self.end], **times,
-                "kind": self.kind, "relation": self.relation, "value": self.value}
+        return to_json(self)
 
 
 def extract(text: str, *, now: datetime, tz: tzinfo = UTC) -> list[Extracted]:

@@ -22,6 +22,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from chronorag.contract import to_json
+
 __all__ = ["LAYOUT_KEY", "Layout", "section_path", "source_offset"]
 
 LAYOUT_KEY = "_layout"
@@ -44,12 +46,7 @@ class Layout:
     source_map: tuple[tuple[int, int], ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "format": self.format, "unit": self.unit, "source_length": self.source_length,
-            "headings": [list(h) for h in self.headings], "titles": list(self.titles),
-            "blocks": [list(b) for b in self.blocks], "pages": list(self.pages),
-            "source_map": [list(p) for p in self.source_map],
-        }
+        return to_json(self)
 
     @classmethod
     def from_json(cls, value: Mapping[str, Any]) -> Layout:

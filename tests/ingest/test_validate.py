@@ -1,0 +1,33 @@
+"""A record validated into a ``Document`` (``chronorag.ingest.validate``): every field of
+a document comes from the ingest schema."""
+
+from __future__ import annotations
+
+from chronorag.contract import field_names
+from chronorag.ingest.schema import DocumentSchema
+from chronorag.ingest.validate import RawRecord, build_document
+from chronorag.model import Document
+
+
+def test_the_schema_names_every_field_of_a_document_but_its_source() -> None:
+    """A field added to ``Document`` is read from records only once the schema checks it."""
+    missing = set(field_names(Document)) - set(DocumentSchema.model_fields)
+    assert missing == {"source"}
+
+
+def test_every_field_of_a_record_reaches_the_document() -> None:
+    record = {"id": "a", "text": "Body.", "title": "A", "source_type": "policy",
+              "status": "approved", "valid_from": "2024-01-01", "valid_to": "2025-01-01",
+              "occurred_at": "2023-12-01", "published_at": "2023-12-15",
+              "modified_at": "2024-02-01", "supersedes": ["z"], "derived_from": ["y"],
+              "subject": "me", "owner": "legal", "metadata": {"k": 1}, "extra": 2}
+    doc, errors = build_document(RawRecord("f.jsonl", 1, record, "f.jsonl:1"))
+    assert errors == [] and doc is not None
+    shown = doc.to_json()
+    for name in ("id", "text", "title", "source_type", "status", "subject", "owner"):
+        assert shown[name] == record[name], name
+    for name in ("valid_from", "valid_to", "occurred_at", "published_at", "modified_at"):
+        assert shown[name]["start"].startswith(record[name]), name
+    assert (shown["supersedes"], shown["derived_from"]) == (["z"], ["y"])
+    assert shown["metadata"] == {"k": 1, "extra": 2}
+    assert (shown["source"], shown["ingested_at"]) == ("f.jsonl:1", None)
