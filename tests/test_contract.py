@@ -140,9 +140,23 @@ class Unwritable:
     values: set[int]
 
 
+@dataclass(frozen=True)
+class Either:
+    value: int | str
+
+
+@dataclass(frozen=True)
+class Mixed:
+    pair: tuple[str, datetime]
+
+
 def test_a_type_without_json_is_refused_by_name() -> None:
     with pytest.raises(TypeError, match="no JSON for the declared type set"):
         to_json(Unwritable({1}))
+    with pytest.raises(TypeError, match="declare one type"):
+        to_json(Either(1))
+    with pytest.raises(TypeError, match="its items must be of one kind"):
+        to_json(Mixed(("a", NOON)))
 
 
 def test_string_enum_values_given_as_plain_strings_are_written_alike() -> None:

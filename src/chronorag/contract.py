@@ -183,30 +183,53 @@ _WRITERS: dict[type, Writer] = {}
 
 def _writer(cls: type) -> Writer:
     """The function that writes a ``cls`` record's JSON, generated from its entries as
-    ``dataclasses`` generates ``__init__``: it runs as fast as a hand-written method,
-    where a loop over the entries took twice as long (benchmarks/README.md section 36)."""
+    ``dataclasses`` generates ``__init__``: one dict display, as a hand-written method
+    would be, then the keys that may be left out, then the spread mapping. A loop over
+    the entries took twice as long (benchmarks/README.md section 37)."""
     names: dict[str, Any] = {"inlined": _inlined}
-    body, tail = [], []
+    display: list[str] = []
+    after: list[str] = []
     for n, entry in enumerate(entries(cls)):
         convert = names[f"c{n}"] = _converter(entry.hint, entry.rounded)
         names[f"h{n}"] = entry.hint
         value = f"r.{entry.source}" + ("()" if entry.call else "")
-        shown = f"v{n}" if convert is None else f"c{n}(v{n})"
         if entry.spread:
-            tail.append(f"    for k, v in {value}.items(): out.setdefault(k, v)")
-        elif entry.inline:
-            body.append(f"    out.update(inlined(h{n}, {value}))")
-        elif entry.omit_none:
-            body.append(f"    if (v{n} := {value}) is not None: out[{entry.key!r}] = {shown}")
-        elif convert is None:
-            body.append(f"    out[{entry.key!r}] = {value}")
+            continue
+        # How the value is written: by its converter, or (a float) rounded right here,
+        # which is twice as fast as a call of round through functools.partial.
+        call = None if convert is None else f"c{n}({{}})"
+        if entry.rounded is not None and float in options(entry.hint):
+            call = f"round({{}}, {entry.rounded})"
+        if entry.omit_none:
+            shown = f"v{n}" if call is None else call.format(f"v{n}")
+            after.append(f"    if (v{n} := {value}) is not None: out[{entry.key!r}] = {shown}")
+            continue
+        if entry.inline:
+            item, statement = f"**inlined(h{n}, {value})", f"out.update(inlined(h{n}, {value}))"
         else:
-            body.append(f"    out[{entry.key!r}] = None if (v{n} := {value}) is None "
-                        f"else {shown}")
-    source = "\n".join(["def write(r):", "    out = {}", *body, *tail, "    return out"])
+            written = _written(n, value, call, optional=type(None) in options(entry.hint))
+            item, statement = f"{entry.key!r}: {written}", f"out[{entry.key!r}] = {written}"
+        if after:
+            after.append(f"    {statement}")
+        else:
+            display.append(f"        {item},")
+    spread = [f"    for k, v in r.{e.source}.items(): out.setdefault(k, v)"
+              for e in entries(cls) if e.spread]
+    source = "\n".join(["def write(r):", "    out = {", *display, "    }", *after, *spread,
+                        "    return out"])
     exec(compile(source, f"<JSON of {cls.__qualname__}>", "exec"), names)
     write: Writer = names["write"]
     return write
+
+
+def _written(n: int, value: str, call: str | None, *, optional: bool) -> str:
+    """The expression of entry ``n``'s JSON value, read as ``value`` and written by the
+    template ``call`` (None: as it is)."""
+    if call is None:
+        return value
+    if not optional:
+        return call.format(value)
+    return f"None if (v{n} := {value}) is None else {call.format(f'v{n}')}"
 
 
 def _inlined(hint: Any, value: Any) -> dict[str, Any]:
@@ -231,7 +254,8 @@ def _converter(hint: Any, rounded: int | None = None) -> Convert:
     """How a (non-None) value of type ``hint`` is written."""
     kinds = [a for a in options(hint) if a is not type(None)]
     if len(kinds) > 1:
-        return _any_of(kinds, rounded)
+        raise TypeError(f"no JSON for the declared type {hint!r}: declare one type (or "
+                        "it or None)")
     hint = kinds[0]
     origin, args = typing.get_origin(hint), typing.get_args(hint)
     if hint is float and rounded is not None:
@@ -247,7 +271,10 @@ def _converter(hint: Any, rounded: int | None = None) -> Convert:
         inner = _converter(args[1], rounded) if args else None
         if inner is None:
             return dict
-        return lambda value: {k: None if v is None else inner(v) for k, v in value.items()}
+        if args[1] is float and rounded is not None:
+            return lambda value: {k: round(v, rounded) for k, v in value.items()}
+        each = _or_none(args[1], inner)
+        return lambda value: {k: each(v) for k, v in value.items()}
     if origin is not None and isinstance(origin, type) and issubclass(origin, Sequence):
         return _list_of(args, rounded)
     if origin in (None, Literal) or hint is Any:
@@ -260,26 +287,18 @@ def _list_of(args: tuple[Any, ...], rounded: int | None) -> Convert:
     converters = {_converter(a, rounded) for a in items}
     if converters <= {None}:
         return list
-    if len(converters) > 1:  # a tuple of mixed kinds: each by its position's type
-        per = [_converter(a, rounded) for a in items]
-        return lambda value: [v if c is None or v is None else c(v) for c, v in zip(
-            per, value, strict=True)]
     inner = converters.pop()
-    assert inner is not None
-    return lambda value: [None if v is None else inner(v) for v in value]
+    if converters or inner is None:
+        raise TypeError(f"no JSON for a sequence of {items!r}: its items must be of one kind")
+    each = _or_none(items[0], inner)
+    return lambda value: list(map(each, value))
 
 
-def _any_of(options: Sequence[Any], rounded: int | None) -> Convert:
-    """A union of several types: each value written by the type it is."""
-    chosen = [(typing.get_origin(a) or a, _converter(a, rounded)) for a in options]
-
-    def convert(value: Any) -> Any:
-        for kind, each in chosen:
-            if isinstance(kind, type) and isinstance(value, kind):
-                return value if each is None else each(value)
-        return value
-
-    return convert
+def _or_none(hint: Any, convert: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """``convert``, passing None through when ``hint`` admits it."""
+    if type(None) not in options(hint):
+        return convert
+    return lambda value: None if value is None else convert(value)
 
 
 def _value(member: enum.Enum) -> Any:
