@@ -117,7 +117,7 @@ def test_every_evidence_item_carries_metadata(engines: dict[str, Engine],
     first = answer.evidence[0]
     assert (first.title, first.source_type, first.status, first.owner) == (
         "Return policy 2026", "policy", "approved", "customer-care")
-    assert first.valid_from == "2026-11-01T00:00:00+00:00"
+    assert first.valid_from == datetime.fromisoformat("2026-11-01T00:00:00+00:00")
     assert first.sentence is not None and "30 days" in first.sentence
 
 
