@@ -329,13 +329,8 @@ class Engine:
         started = time.perf_counter()
         query = self.query(question, asking, now=now, as_of=as_of, user=user, k=k,
                            admin=admin, tz=tz)
-        timings = {"understand": (time.perf_counter() - started) * 1000.0}
-        ranked = self.retrieve(query)
-        timings.update(ranked.timings_ms)
-        answer = build_answer(
-            query, ranked.hits, upcoming=ranked.upcoming, documents=ranked.documents,
-            min_semantic=self.config.min_semantic, timings_ms=timings,
-        )
+        answer = self._answered(
+            query, timings={"understand": (time.perf_counter() - started) * 1000.0})
         if times := comparison_times(query):
             answer = self._compared(query, answer, times)
         elif query.understanding.intent is Intent.CHANGE:
@@ -353,14 +348,16 @@ class Engine:
     def _compared(self, query: Query, answer: Answer,
                   times: Sequence[tuple[str, Interval]]) -> Answer:
         """A question that compares times, answered per time (``chronorag.parts``)."""
-        parts = []
-        for label, interval in times:
-            asked = part_query(query, interval)
-            ranked = self.retrieve(asked)
-            parts.append(Part(label, interval, build_answer(
-                asked, ranked.hits, upcoming=ranked.upcoming, documents=ranked.documents,
-                min_semantic=self.config.min_semantic)))
-        return compose(answer, parts)
+        return compose(answer, [Part(label, interval, self._answered(part_query(query, interval)))
+                                for label, interval in times])
+
+    def _answered(self, query: Query, *, timings: dict[str, float] | None = None) -> Answer:
+        """The extractive answer of a prepared query, with each stage's time."""
+        ranked = self.retrieve(query)
+        timings = {**(timings or {}), **ranked.timings_ms}
+        return build_answer(query, ranked.hits, upcoming=ranked.upcoming,
+                            documents=ranked.documents, min_semantic=self.config.min_semantic,
+                            timings_ms=timings)
 
     def _what_changed(self, query: Query, answer: Answer) -> Answer:
         """A "what changed" question over a document with versions is answered from the

@@ -6,23 +6,21 @@ from collections.abc import Iterable
 from typing import Protocol
 
 from chronorag.model import Document
+from chronorag.rank.links import version_lineages
 from chronorag.store.base import DocumentStore, PeopleStore
 
 
 def chain_of(doc_id: str, links: Iterable[tuple[str, str, str]]) -> set[str]:
-    """The ids linked to ``doc_id`` by ``supersedes``, either way, transitively."""
-    graph: dict[str, set[str]] = {}
+    """The ids linked to ``doc_id`` by ``supersedes``, either way, transitively: its
+    lineage, as validity reads it (``rank.links.version_lineages``)."""
+    edges: dict[str, tuple[str, ...]] = {}
     for src, dst, kind in links:
         if kind == "supersedes":
-            graph.setdefault(src, set()).add(dst)
-            graph.setdefault(dst, set()).add(src)
-    seen, frontier = {doc_id}, [doc_id]
-    while frontier:
-        for other in graph.get(frontier.pop(), ()):
-            if other not in seen:
-                seen.add(other)
-                frontier.append(other)
-    return seen
+            edges[src] = (*edges.get(src, ()), dst)
+    lineages = version_lineages(edges)
+    if doc_id not in lineages:
+        return {doc_id}
+    return {d for d, root in lineages.items() if root == lineages[doc_id]}
 
 
 class VersionStore(DocumentStore, PeopleStore, Protocol):
