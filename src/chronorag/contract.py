@@ -8,7 +8,8 @@ JSON. Where the JSON differs from the fields, the declaration says so:
 
 - in a field's ``Annotated[...]``: ``Hidden`` (not in the JSON), ``Rounded(n)`` (a float,
   or a mapping's floats, rounded to ``n`` digits), ``OmitNone`` (no key when the value is
-  None), ``Inline`` (a record's keys in place of the field's; all null when it is None),
+  None), ``OmitEmpty`` (no key when it is empty or None), ``Inline`` (a record's keys
+  in place of the field's; all null when it is None),
   ``Spread`` (a mapping's keys after all others, never replacing one), ``Via(name)``
   (the value of the record's property or method ``name``), ``Key(name)`` (the JSON key);
 - on the class, ``json_keys``: the keys in order when they are not the fields (a view),
@@ -36,9 +37,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Annotated, Any, ClassVar, Literal, Protocol
 
-__all__ = ["Entry", "Formatted", "Hidden", "Inline", "IsoTime", "Key", "OmitNone", "Record",
-           "Rounded", "Spread", "Via", "entries", "field_names", "fields_holding", "options",
-           "to_json"]
+__all__ = ["Entry", "Formatted", "Hidden", "Inline", "IsoTime", "Key", "OmitEmpty", "OmitNone",
+           "Record", "Rounded", "Spread", "Via", "entries", "field_names", "fields_holding",
+           "options", "to_json"]
 
 
 class Hidden:
@@ -47,6 +48,10 @@ class Hidden:
 
 class OmitNone:
     """Marker: the key is left out when the value is None."""
+
+
+class OmitEmpty:
+    """Marker: the key is left out when the value is empty (or None)."""
 
 
 class Inline:
@@ -107,6 +112,7 @@ class Entry:
     inline: bool = False
     spread: bool = False
     omit_none: bool = False
+    omit_empty: bool = False
     rounded: int | None = None
 
 
@@ -150,7 +156,8 @@ def _field_entry(cls: type, name: str, hint: Any) -> Entry | None:
             hint, call = _attribute_hint(cls, mark.name)
     rounded = next((m.digits for m in marks if isinstance(m, Rounded)), None)
     return Entry(key, source, hint, call=call, inline=Inline in marks,
-                 spread=Spread in marks, omit_none=OmitNone in marks, rounded=rounded)
+                 spread=Spread in marks, omit_none=OmitNone in marks,
+                 omit_empty=OmitEmpty in marks, rounded=rounded)
 
 
 def _unannotated(hint: Any) -> tuple[Any, tuple[Any, ...]]:
@@ -200,9 +207,10 @@ def _writer(cls: type) -> Writer:
         call = None if convert is None else f"c{n}({{}})"
         if entry.rounded is not None and float in options(entry.hint):
             call = f"round({{}}, {entry.rounded})"
-        if entry.omit_none:
+        if entry.omit_none or entry.omit_empty:
             shown = f"v{n}" if call is None else call.format(f"v{n}")
-            after.append(f"    if (v{n} := {value}) is not None: out[{entry.key!r}] = {shown}")
+            kept = f"(v{n} := {value})" + (" is not None" if entry.omit_none else "")
+            after.append(f"    if {kept}: out[{entry.key!r}] = {shown}")
             continue
         if entry.inline:
             item, statement = f"**inlined(h{n}, {value})", f"out.update(inlined(h{n}, {value}))"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime, tzinfo
 from os import PathLike
@@ -28,6 +28,13 @@ from chronorag.parts import Part, comparison_times, compose, part_query
 from chronorag.people import Directory, load_directory
 from chronorag.pipeline.accept import Accepted, Linked, accept_dates, accept_versions
 from chronorag.pipeline.chain import visible_versions
+from chronorag.pipeline.conditions import (
+    asker_context,
+    check_people,
+    declare_condition,
+    declared,
+    drop_condition,
+)
 from chronorag.pipeline.delete import delete_documents
 from chronorag.pipeline.ingest import (
     Batching,
@@ -284,21 +291,26 @@ class Engine:
         k: int = 5,
         admin: bool = False,
         tz: tzinfo | None = None,
+        context: Mapping[str, str] | None = None,
     ) -> Query:
         """Understand a question and fix its reference times and zone.
 
         The circumstances come as one ``asking`` or as keywords (see :class:`Asking`),
         not both. ``tz`` reads naive times of this question (default: the engine's).
         """
-        asking = Asking.given(asking, now=now, as_of=as_of, user=user, k=k, admin=admin, tz=tz)
+        asking = Asking.given(asking, now=now, as_of=as_of, user=user, k=k, admin=admin, tz=tz,
+                              context=context)
         zone = asking.tz or self.tz
         moment = _aware(asking.now or self.clock(), zone)
-        understanding = understand(question, now=moment, tz=zone, people=self.store.people(),
+        people = self.store.people()
+        attributes = asker_context(asking.context, user=asking.user, people=people,
+                                   store=self.store)
+        understanding = understand(question, now=moment, tz=zone, people=people,
                                    user=asking.user)
         resolved = (_aware(asking.as_of, zone) if asking.as_of
                     else resolve_as_of(understanding, moment))
         return Query(question, moment, resolved, understanding, user=asking.user, k=asking.k,
-                     admin=asking.admin, tz=zone)
+                     admin=asking.admin, tz=zone, context=attributes)
 
     def retrieve(self, query: Query, *, config: SearchConfig | None = None) -> Ranked:
         """Ranked hits for a prepared query (the evaluation harness uses this)."""
@@ -316,6 +328,7 @@ class Engine:
         k: int = 5,
         admin: bool = False,
         tz: tzinfo | None = None,
+        context: Mapping[str, str] | None = None,
         generate: bool = True,
     ) -> Answer:
         """Answer a question with evidence, provenance and a status.
@@ -328,7 +341,7 @@ class Engine:
         """
         started = time.perf_counter()
         query = self.query(question, asking, now=now, as_of=as_of, user=user, k=k,
-                           admin=admin, tz=tz)
+                           admin=admin, tz=tz, context=context)
         answer = self._answered(
             query, timings={"understand": (time.perf_counter() - started) * 1000.0})
         if times := comparison_times(query):
@@ -425,8 +438,24 @@ class Engine:
         Raises ``ValidationError`` (store unchanged) when the file has any problem.
         """
         directory = load_directory(path)
+        check_people(directory, declared(self.store), path=str(path),
+                     text=Path(path).read_text(encoding="utf-8"))
         self.store.replace_people(directory)
         return directory
+
+    def conditions(self) -> dict[str, tuple[str, ...]]:
+        """The declared condition keys, each with the values it takes (empty: any value;
+        see ``chronorag.conditions``)."""
+        return declared(self.store)
+
+    def declare_condition(self, key: str, values: Sequence[str] = ()
+                          ) -> dict[str, tuple[str, ...]]:
+        """Declare a condition key documents' ``applies_to`` and askers may use."""
+        return declare_condition(self.store, key, values)
+
+    def drop_condition(self, key: str) -> dict[str, tuple[str, ...]]:
+        """Drop a condition key no stored document or person uses."""
+        return drop_condition(self.store, key)
 
     def close(self) -> None:
         self.store.close()

@@ -23,6 +23,12 @@ class Flag(enum.StrEnum):
     UNDATED = "undated"
     LINK_CYCLE = "link_cycle"
 
+    # The document's conditions (``applies_to``) against the asker's attributes
+    # (``rank.conditions``): written for other askers; written for a case the asker's
+    # attributes do not say (a key the asker has no value for).
+    NOT_APPLICABLE = "not_applicable"
+    CONDITION_UNKNOWN = "condition_unknown"
+
     # The question's time against the passage's (``rank.temporal``).
     VIOLATES_TIME = "violates_time"
     TIME_UNKNOWN = "time_unknown"
@@ -41,6 +47,9 @@ class Flag(enum.StrEnum):
     # How the answer was decided (``answer.decide``, ``answer.personal``).
     RESTS_ON_UNDATED = "rests_on_undated"
     PARALLEL_VIEWS = "parallel_views"
+    # Sources written for different askers (``applies_to``) say different things and the
+    # asker's attributes do not choose: every variant is answered, labelled.
+    VARIANTS = "variants"
     NO_APPLICABLE_EVIDENCE = "no_applicable_evidence"
     ONLY_NON_DECISIVE = "only_non_decisive"
     ONLY_UPCOMING = "only_upcoming"

@@ -18,6 +18,7 @@ from typing import Annotated, Any, ClassVar, Literal
 from chronorag.contract import (
     Hidden,
     Inline,
+    OmitEmpty,
     OmitNone,
     Rounded,
     Spread,
@@ -262,6 +263,15 @@ class Mention:
         return to_json(self)
 
 
+Conditions = Mapping[str, tuple[str, ...]]
+"""A document's applicability beyond time: condition key -> the values it applies to."""
+
+
+def canonical_conditions(conditions: Mapping[str, Any]) -> dict[str, tuple[str, ...]]:
+    """``conditions`` with keys in order and each key's values sorted and unique."""
+    return {key: tuple(sorted(set(conditions[key]))) for key in sorted(conditions)}
+
+
 @dataclass(frozen=True)
 class Document:
     """One source document with its time and source fields (see DESIGN.md).
@@ -285,8 +295,15 @@ class Document:
     derived_from: tuple[str, ...] = ()
     subject: str | None = None
     owner: str | None = None
+    # For whom the document holds beyond time: a declared condition key (the store's
+    # ``conditions``) to the values it applies to, e.g. {"region": ("EU",)}. Empty: everyone.
+    applies_to: Annotated[Conditions, OmitEmpty] = field(default_factory=dict)
     metadata: Mapping[str, Any] = field(default_factory=dict)
     source: str = ""
+
+    def __post_init__(self) -> None:
+        if self.applies_to:  # one spelling of a condition: keys and values sorted, unique
+            object.__setattr__(self, "applies_to", canonical_conditions(self.applies_to))
 
     @property
     def reference_time(self) -> datetime | None:
@@ -384,12 +401,17 @@ class Asking:
     as_of: datetime | None = None
     tz: tzinfo | None = None
     k: int = 5
+    # The asker's attributes (condition key -> value, e.g. {"region": "EU"}): documents
+    # written for other values do not apply. The people directory adds the user's own.
+    context: Mapping[str, str] = field(default_factory=dict)
 
     @classmethod
     def given(cls, asking: Asking | None, *, now: datetime | None, as_of: datetime | None,
-              user: str | None, k: int, admin: bool, tz: tzinfo | None) -> Asking:
+              user: str | None, k: int, admin: bool, tz: tzinfo | None,
+              context: Mapping[str, str] | None = None) -> Asking:
         """``asking``, or the keywords given instead of it (not both)."""
-        keywords = cls(user=user, admin=admin, now=now, as_of=as_of, tz=tz, k=k)
+        keywords = cls(user=user, admin=admin, now=now, as_of=as_of, tz=tz, k=k,
+                       context=dict(context or {}))
         if asking is None:
             return keywords
         if keywords != cls():
@@ -412,6 +434,8 @@ class Query:
     # An admin sees every record, whatever its subject (the CLI's ``--admin``).
     admin: bool = False
     tz: tzinfo = UTC
+    # The asker's attributes, checked against the declared conditions (``Asking.context``).
+    context: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def content(self) -> str:
@@ -507,6 +531,8 @@ class Evidence:
     # The titles of the headings around the best sentence, outermost first; None when the
     # document was not read with headings (a .jsonl record, a text file): no key then.
     section: Annotated[tuple[str, ...] | None, OmitNone] = None
+    # The document's conditions (``Document.applies_to``); no key when it has none.
+    applies_to: Annotated[Conditions, OmitEmpty] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return to_json(self)
@@ -530,6 +556,8 @@ class Answer:
     # a flag ``owner:<name>`` after that one.
     owners: Annotated[tuple[str, ...], Hidden] = ()
     timings_ms: Annotated[Mapping[str, float], Hidden] = field(default_factory=dict)
+    # The asker's attributes the answer was judged by (``Query.context``); no key if none.
+    context: Annotated[Mapping[str, str], OmitEmpty] = field(default_factory=dict)
     # Additive top-level keys of ``to_json`` from optional stages (e.g. "semantic"); they
     # never override a key of the contract above.
     extras: Annotated[Mapping[str, Any], Spread] = field(default_factory=dict)

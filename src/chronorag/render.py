@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from rich.markup import escape
 
+from chronorag.conditions import label
 from chronorag.contract import to_json
 from chronorag.model import Answer, Constraint, Document, Evidence, Interval, Status
 from chronorag.model import iso as _iso
@@ -52,7 +53,8 @@ def people_report(directory: Directory) -> str:
     lines = [f"{len(directory.people)} people loaded"]
     for person in directory.people:
         aliases = f" ({', '.join(person.aliases)})" if person.aliases else ""
-        lines.append(f"  {person.id}: {person.name}{aliases}")
+        attributes = "".join(f"  {k}={v}" for k, v in person.attributes.items())
+        lines.append(f"  {person.id}: {person.name}{aliases}{attributes}")
     for reader, subjects in sorted(directory.access.items()):
         lines.append(f"  {reader} may also see: {', '.join(subjects) or 'nobody'}")
     return "\n".join(lines)
@@ -82,6 +84,9 @@ def print_answer(answer: Answer, *, file: TextIO) -> None:
                   f"intent {u.intent.value}  constraint {c.relation.value}"
                   f"{' ' + c.order.value if c.order else ''}"
                   f"{_interval(c.to_json())}{_doubts(c)}")
+    if answer.context:
+        console.print("   asker " + escape("  ".join(f"{k}={v}" for k, v in
+                                                    answer.context.items())))
     style = {"answered": "green", "uncertain": "yellow", "not_found": "red"}[answer.status.value]
     console.print(f"[bold {style}]{answer.status.value}[/bold {style}]: "
                   f"{escape(answer.answer or '—')}")
@@ -160,8 +165,9 @@ def _evidence_block(group: Sequence[Evidence]) -> str:
     first = group[0]
     owner = f", {first.owner}" if first.owner else ""
     title = f"{first.title} " if first.title and first.title != first.doc_id else ""
+    applies = f"; for {label(first.applies_to)}" if first.applies_to else ""
     lines = [f"{title}[{first.doc_id}] ({first.source_type or '?'}{owner}; "
-             f"{validity(_iso(first.valid_from), _iso(first.valid_to))})"]
+             f"{validity(_iso(first.valid_from), _iso(first.valid_to))}{applies})"]
     for ev in group:
         text = ev.text if len(ev.text) <= 110 else ev.text[:107] + "..."
         flags = f" [{', '.join(ev.flags)}]" if ev.flags else ""

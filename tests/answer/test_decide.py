@@ -207,3 +207,53 @@ def test_a_tied_passage_of_the_same_document_that_states_the_asked_span_decides(
     # A question that asks for no span keeps the band's first.
     assert decide("Does the notice list my phone number?", [listed, stated],
                   as_of=AS_OF).deciding[0] is listed
+
+
+def test_a_rule_for_the_askers_case_decides_before_the_general_one() -> None:
+    general = ev("returns", "Customers may return any item within 14 days.", semantic=0.99)
+    eu = ev("returns-eu", "EU customers may return any item within 30 days.", semantic=0.90,
+            applies_to={"region": ("EU",)})
+    decision = decide(Q, [general, eu], as_of=AS_OF)
+    assert decision.answer == "30 days" and decision.flags == ()
+    assert decision.deciding == (eu,)
+
+
+def test_an_open_condition_gives_every_variant_labelled() -> None:
+    general = ev("returns", "Customers may return any item within 14 days.", semantic=0.99)
+    eu = ev("returns-eu", "EU customers may return any item within 30 days.", semantic=0.60,
+            applies_to={"region": ("EU",)}, flags=(Flag.CONDITION_UNKNOWN,))
+    far = ev("shipping-uk", "UK orders ship within 2 days.", semantic=0.30,
+             applies_to={"region": ("UK",)}, flags=(Flag.CONDITION_UNKNOWN,))
+    decision = decide(Q, [general, eu, far], as_of=AS_OF)
+    assert decision.status is AnswerStatus.ANSWERED
+    assert decision.answer == "14 days (otherwise); 30 days (region: EU)"
+    assert decision.flags == (Flag.VARIANTS,) and decision.owners == ()
+    assert [e.doc_id for e in decision.deciding] == ["returns", "returns-eu"]
+    chinese = decide("退货期限是几天？", [ev("t", "客户可在7天内退货。"), ev(
+        "t-hk", "香港客户可在14天内退货。", applies_to={"region": ("HK",)},
+        flags=(Flag.CONDITION_UNKNOWN,))], as_of=AS_OF)
+    assert chinese.answer == "7天 (其他情况); 14天 (region: HK)"
+
+
+def test_variants_that_say_the_same_are_one_answer() -> None:
+    general = ev("returns", "Customers may return any item within 30 days.")
+    eu = ev("returns-eu", "EU customers may return any item within 30 days.",
+            applies_to={"region": ("EU",)}, flags=(Flag.CONDITION_UNKNOWN,))
+    decision = decide(Q, [general, eu], as_of=AS_OF)
+    assert decision.answer == "30 days" and decision.flags == ()
+
+
+def test_one_source_for_an_open_condition_is_labelled() -> None:
+    business = ev("support-b", "Business customers may return items within 60 days.",
+                  applies_to={"segment": ("business",)}, flags=(Flag.CONDITION_UNKNOWN,))
+    decision = decide(Q, [business], as_of=AS_OF)
+    assert decision.answer == "60 days (segment: business)"
+    assert decision.flags == (Flag.CONDITION_UNKNOWN,)
+
+
+def test_a_rule_for_other_askers_never_decides() -> None:
+    eu = ev("returns-eu", "EU customers may return any item within 30 days.",
+            applicable=False, applies_to={"region": ("EU",)}, flags=(Flag.NOT_APPLICABLE,))
+    decision = decide(Q, [eu], as_of=AS_OF)
+    assert decision.status is AnswerStatus.NOT_FOUND
+    assert decision.flags == (Flag.NO_APPLICABLE_EVIDENCE,)

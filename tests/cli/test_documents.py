@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from chronorag import cli
 from chronorag.store.sqlite import SQLiteStore
+
+from .conftest import run_cli as _run
 
 RULES = [
     {"id": "returns-v1", "title": "Returns (old)", "text": "Refunds within 30 days.",
@@ -18,12 +19,6 @@ RULES = [
      "valid_from": "2026-01-01", "status": "approved", "supersedes": ["returns-v1"]},
     {"id": "note", "text": "Parking is on level B2."},
 ]
-
-
-def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = cli.main(list(argv))
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
 
 
 @pytest.fixture

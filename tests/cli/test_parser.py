@@ -12,6 +12,7 @@ import pytest
 
 from chronorag.cli import (
     ask,
+    conditions,
     context,
     coverage,
     demo,
@@ -44,6 +45,9 @@ MINIMAL: list[tuple[tuple[str, ...], list[str], Callable[[argparse.Namespace], i
     (("documents", "show"), ["a"], documents.run_show),
     (("documents", "delete"), ["a"], documents.run_delete),
     (("people", "load"), ["people.json"], people.run_load),
+    (("conditions", "list"), [], conditions.run),
+    (("conditions", "declare"), ["region"], conditions.run),
+    (("conditions", "drop"), ["region"], conditions.run),
     (("serve",), [], serve.run),
     (("mcp",), [], mcp.run),
     (("keys", "add"), ["--user", "ann"], keys.run_add),

@@ -31,3 +31,25 @@ def test_every_field_of_a_record_reaches_the_document() -> None:
     assert (shown["supersedes"], shown["derived_from"]) == (["z"], ["y"])
     assert shown["metadata"] == {"k": 1, "extra": 2}
     assert (shown["source"], shown["ingested_at"]) == ("f.jsonl:1", None)
+
+
+def test_applies_to_is_an_object_of_value_lists() -> None:
+    def read(value: object) -> tuple[Document | None, list[str]]:
+        record = {"id": "a", "text": "Body.", "applies_to": value}
+        doc, errors = build_document(RawRecord("f.jsonl", 3, record, "f.jsonl:3"))
+        return doc, [str(e) for e in errors]
+
+    doc, errors = read({"region": ["US", "EU"], "segment": "business"})
+    assert errors == [] and doc is not None
+    assert doc.applies_to == {"region": ("EU", "US"), "segment": ("business",)}
+    assert doc.to_json()["applies_to"] == {"region": ["EU", "US"], "segment": ["business"]}
+    assert read(["EU"])[1] == ['f.jsonl:3: applies_to: must be an object: condition key -> '
+                               'list of values, e.g. {"region": ["EU"]}']
+    assert read({"region": []})[1] == [
+        "f.jsonl:3: applies_to.region: must be a non-empty list of non-empty strings"]
+    assert read({"region": ["EU", 3]})[1] == [
+        "f.jsonl:3: applies_to.region: must be a non-empty list of non-empty strings"]
+    assert read({" ": ["EU"]})[1] == [
+        "f.jsonl:3: applies_to: a condition key must be a non-empty string"]
+    doc, errors = read({})
+    assert errors == [] and doc is not None and "applies_to" not in doc.to_json()

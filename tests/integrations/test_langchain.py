@@ -13,6 +13,7 @@ import pytest
 from langchain_core.documents import Document
 from langchain_tests.integration_tests import RetrieversIntegrationTests
 
+from chronorag.conditions import ConditionError
 from chronorag.demo import DEMO_NOW
 from chronorag.engine import Engine
 from chronorag.errors import MissingDependencyError
@@ -134,3 +135,10 @@ def test_the_engines_own_model_is_not_asked(demo_rules_engine: Engine) -> None:
         assert llm.requests == []
     assert docs and "generation" not in docs[0].metadata
     assert docs[0].metadata["answer"] != "You have 45 days [returns-2024]."
+
+
+def test_the_askers_attributes_are_passed_on(demo_rules_engine: Engine) -> None:
+    # The demo store declares no condition: an asker's attribute is refused, so it arrived.
+    with pytest.raises(ConditionError, match="'region' is not declared"):
+        ChronoragRetriever(engine=demo_rules_engine, now=DEMO_NOW,
+                           context={"region": "EU"}).invoke(RETURNS)

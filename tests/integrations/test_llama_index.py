@@ -11,6 +11,7 @@ from datetime import timedelta
 import pytest
 from llama_index.core.schema import NodeWithScore, QueryBundle, TextNode
 
+from chronorag.conditions import ConditionError
 from chronorag.demo import DEMO_NOW
 from chronorag.engine import Engine
 from chronorag.errors import MissingDependencyError
@@ -94,3 +95,10 @@ def test_without_llama_index_the_error_names_the_extra(
         monkeypatch.setitem(sys.modules, name, None)
     with pytest.raises(MissingDependencyError, match=r"pip install 'chronorag\[llamaindex\]'"):
         importlib.import_module("chronorag.integrations.llama_index")
+
+
+def test_the_askers_attributes_are_passed_on(demo_rules_engine: Engine) -> None:
+    # The demo store declares no condition: an asker's attribute is refused, so it arrived.
+    with pytest.raises(ConditionError, match="'region' is not declared"):
+        ChronoragRetriever(engine=demo_rules_engine, now=DEMO_NOW,
+                           context={"region": "EU"}).retrieve(RETURNS)

@@ -103,7 +103,7 @@ def test_the_tools_and_their_input_schemas(kb: str) -> None:
     assert set(schemas) == {"ask", "time", "context", "review"}
     ask = schemas["ask"]
     assert ask["required"] == ["question"]
-    assert set(ask["properties"]) == {"question", "now", "as_of", "user", "k"}
+    assert set(ask["properties"]) == {"question", "now", "as_of", "user", "k", "context"}
     assert ask["properties"]["question"]["type"] == "string"
     assert ask["properties"]["k"]["type"] == "integer"
     assert {"type": "string"} in ask["properties"]["now"]["anyOf"]

@@ -49,7 +49,7 @@ def test_problems_are_on_the_first_line_holding_the_id_or_name() -> None:
                                   {"id": "  ", "name": ""}, 7],
                        "access": {"b": ["a", "q"], "a": "b"}}, indent=1)
     assert _errors(text) == [
-        "p.json:1: people[0].zz: unknown field; allowed: id, name, aliases",
+        "p.json:1: people[0].zz: unknown field; allowed: id, name, aliases, attributes",
         "p.json:9: people[1].aliases[1]: must be a non-empty string",
         "p.json:1: people[2].id: required: a non-empty string",
         "p.json:17: people[2].name: required: a non-empty string",

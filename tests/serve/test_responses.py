@@ -47,7 +47,8 @@ def test_a_records_schema_is_its_json_keys(spec: dict[str, Any]) -> None:
     evidence = spec["components"]["schemas"]["Evidence"]
     keys = [e.key for e in entries(Evidence)]
     assert list(evidence["properties"]) == keys
-    assert evidence["required"] == [k for k in keys if k != "section"]  # absent when None
+    # absent when None or empty
+    assert evidence["required"] == [k for k in keys if k not in ("section", "applies_to")]
     assert evidence["additionalProperties"] is False
     assert evidence["properties"]["valid_from"]["anyOf"][0] == {"type": "string",
                                                                 "format": "date-time"}

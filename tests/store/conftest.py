@@ -82,7 +82,7 @@ def full_document(doc_id: str = "policy-2") -> Document:
         modified_at=None,
         ingested_at=datetime(2026, 5, 1, 12, 0, tzinfo=cet),
         supersedes=("policy-1", "policy-0"), derived_from=("handbook",),
-        subject="alice", owner="legal",
+        subject="alice", owner="legal", applies_to={"region": ("EU", "UK"), "地区": ("华东",)},
         metadata={"lang": "en", "tags": ["a", "b"], "n": 3, "nested": {"x": None}, "zh": "华东"},
         source="policies/returns.md",
     )

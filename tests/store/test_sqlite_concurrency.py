@@ -118,9 +118,12 @@ def test_m005_backfills_derivation_and_embedder(tmp_path: Path, make: Make) -> N
     from chronorag.store import codec
 
     conn = sqlite3.connect(db, isolation_level=None)
-    marks = ", ".join("?" * len(codec.DOC_COLUMNS))
-    conn.execute(f"INSERT INTO documents ({', '.join(codec.DOC_COLUMNS)}) VALUES ({marks})",
-                 codec.document_row(prepared.document, prepared.content_hash))
+    # The columns of that version: none of the later migrations' (m010's applies_to).
+    old = [(c, v) for c, v in zip(codec.DOC_COLUMNS, codec.document_row(
+        prepared.document, prepared.content_hash), strict=True) if c != "applies_to"]
+    marks = ", ".join("?" * len(old))
+    conn.execute(f"INSERT INTO documents ({', '.join(c for c, _ in old)}) VALUES ({marks})",
+                 [v for _, v in old])
     chunk_rows, _ = codec.chunk_rows(prepared.chunks)
     conn.executemany('INSERT INTO chunks (id, doc_id, idx, start, "end", text) '
                      "VALUES (?, ?, ?, ?, ?, ?)", chunk_rows)

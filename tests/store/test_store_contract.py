@@ -443,3 +443,13 @@ def test_api_key_digests_by_id(store: Store) -> None:
     store.add_api_key(ApiKey("k1", "me", True, made), digest="d1")
     store.revoke_api_key("k2", at=made + timedelta(hours=1))
     assert store.api_key_digests() == {"k1": "d1", "k2": "d2"}  # revoked keys included
+
+
+def test_people_keep_their_attributes(store: Store) -> None:
+    from chronorag.people.model import Directory, Person
+
+    directory = Directory((Person("ann", "Ann", ("安",), {"region": "EU", "地区": "华东"}),
+                           Person("bo", "Bo")), {"ann": ("bo",)})
+    store.replace_people(directory)
+    assert store.people() == directory
+    assert store.people().person("bo").attributes == {}

@@ -20,6 +20,13 @@ and dates), in pipeline order, already judged by the validity rules. The rules:
   deciding item states different facts (see :func:`~chronorag.answer.differ.states_differ`):
   both are kept as parallel views, flags ``parallel_views`` and ``owner:<name>`` per view,
   and the answer names every owner.
+* **For whom**: a source whose every condition (``applies_to``) the asker meets decides
+  before one written for everyone; when the asker's attributes leave a condition open,
+  each other condition among the originals as relevant as the first (within
+  ``copy_margin``, or half as relevant) that says something else is a *variant*: the
+  answer gives every one, labelled with its condition or "otherwise" (flag ``variants``);
+  an answer from one source whose condition the asker leaves open is labelled with it
+  (flag ``condition_unknown``).
 * **Not found**: no item may decide. Flags say why: ``only_non_decisive`` (relevant
   applicable evidence exists, but only from non-decisive sources), else
   ``no_applicable_evidence`` (relevant evidence exists, none applicable); plus
@@ -47,12 +54,18 @@ from chronorag.answer.differ import states_differ
 from chronorag.answer.nearby import SPAN_WANTS, answer_near, gives_span
 from chronorag.answer.shape import wanted
 from chronorag.answer.when import AnswerTime
+from chronorag.conditions import label
 from chronorag.flags import Flag, Flags
+from chronorag.lang import has_han
 from chronorag.model import AnswerStatus, Evidence, Status
 from chronorag.rank.authority import AuthorityPrior
 
 DEFAULT_MARGIN = 0.05
 """Semantic scores (cross-encoder sigmoid, 0..1) within this of the best count as equal."""
+
+VARIANT_SHARE = 0.5
+"""A source for other askers is a variant of the answer when it is at least this share
+as relevant as the best decider (see ``_variants``)."""
 
 
 
@@ -120,10 +133,19 @@ def decide(question: str, evidence: Sequence[Evidence], *, upcoming: Sequence[Ev
         status = AnswerStatus.UNCERTAIN
         flags.append(Flag.TIME_UNVERIFIED)
     said = _said(question, first, as_of)
+    variants = [] if len(views) > 1 else _variants(question, first, deciders, rules)
     if len(views) > 1:
         status = AnswerStatus.UNCERTAIN
         flags.append(Flag.PARALLEL_VIEWS)
         text = "; ".join(f"{_said(question, v, as_of)} ({v.owner})" for v in views)
+    elif variants:
+        flags.append(Flag.VARIANTS)
+        views = [first, *variants]
+        text = "; ".join(f"{_said(question, v, as_of)} ({_for_whom(question, v)})"
+                         for v in views)
+    elif Flag.CONDITION_UNKNOWN in first.flags:
+        flags.append(Flag.CONDITION_UNKNOWN)
+        text = f"{said} ({_for_whom(question, first)})"
     else:
         text = said
     checked = check_short(said, first, question=question)
@@ -133,7 +155,7 @@ def decide(question: str, evidence: Sequence[Evidence], *, upcoming: Sequence[Ev
     soon, unchanged = _new_upcoming(question, soon, said=said, as_of=as_of)
     if unchanged:
         flags.append(Flag.UPCOMING_UNCHANGED)
-    owners = tuple(str(v.owner) for v in views) if len(views) > 1 else ()
+    owners = tuple(str(v.owner) for v in views) if Flag.PARALLEL_VIEWS in flags else ()
     return Decision(status, text, tuple(views), soon, tuple(flags), owners=owners)
 
 
@@ -183,6 +205,9 @@ def _top_band(deciders: Sequence[Evidence], rules: AnswerRules) -> list[Evidence
     wide = [e for e in deciders
             if semantic(e) >= best - max(rules.copy_margin, rules.margin)]
     pool = [e for e in wide if Flag.DERIVED_COPY not in e.flags] or wide
+    # A source written for the asker's case (every condition met) speaks before one
+    # written for everyone, as an origin before its copies.
+    pool = [e for e in pool if _specific(e)] or pool
     anchor = semantic(pool[0])
     band = [e for e in pool if semantic(e) >= anchor - rules.margin]
     # sorted() is stable: equal priors keep the pipeline's order (temporal fit included).
@@ -219,6 +244,42 @@ def _parallel_views(question: str, first: Evidence,
                 and states_differ(_sentence(first), _sentence(item), question=question)):
             views[item.owner] = item
     return list(views.values())
+
+
+def _specific(item: Evidence) -> bool:
+    return bool(item.applies_to) and Flag.CONDITION_UNKNOWN not in item.flags
+
+
+def _variants(question: str, first: Evidence, deciders: Sequence[Evidence],
+              rules: AnswerRules) -> list[Evidence]:
+    """When the asker's attributes leave a condition open, one item per other condition
+    (``applies_to``) among the relevant originals that says something else: the answer
+    gives each, labelled with whom it is for.
+
+    Relevant here is within ``copy_margin`` of the best decider or at least
+    ``VARIANT_SHARE`` of its score: rules for different askers are worded for them ("Business
+    customers reach support around the clock" beside "Support answers from 9:00 to 17:00"),
+    and the cross-encoder scores such siblings far apart (0.99 and 0.51)."""
+    best = semantic(deciders[0])
+    floor = min(best - max(rules.copy_margin, rules.margin), best * VARIANT_SHARE)
+    pool = [e for e in deciders if e is not first and Flag.DERIVED_COPY not in e.flags
+            and semantic(e) >= floor]
+    if not any(Flag.CONDITION_UNKNOWN in e.flags for e in (first, *pool)):
+        return []
+    seen = {label(first.applies_to)}
+    variants: list[Evidence] = []
+    for item in pool:
+        key = label(item.applies_to)
+        if key not in seen and states_differ(_sentence(first), _sentence(item),
+                                             question=question):
+            seen.add(key)
+            variants.append(item)
+    return variants
+
+
+def _for_whom(question: str, item: Evidence) -> str:
+    """The label of a variant: its conditions, or "otherwise" for a source for everyone."""
+    return label(item.applies_to) or ("其他情况" if has_han(question) else "otherwise")
 
 
 def _sentence(item: Evidence) -> str:

@@ -62,6 +62,7 @@ def to_evidence(hit: Hit, document: Document | None, *, question: str = "",
         section=section_of(doc, chunk, sentence),
         superseded_by=hit.superseded_by,
         valid_until=hit.valid_until,
+        applies_to=doc.applies_to if doc else {},
     )
 
 

@@ -18,6 +18,7 @@ from chronorag.cli.options import (
     zone_of,
 )
 from chronorag.clock import system_now
+from chronorag.conditions import parse_context
 from chronorag.model import Asking
 
 
@@ -31,6 +32,9 @@ def add(sub: Subparsers) -> None:
     p.add_argument("--admin", action="store_true",
                    help="see every record whatever its subject (without --user, records "
                         "with a subject are otherwise invisible)")
+    p.add_argument("--context", action="append", default=[], metavar="KEY=VALUE",
+                   help="an attribute of the asker (repeatable), e.g. region=EU: documents "
+                        "written for other values do not apply (chronorag conditions)")
     p.add_argument("-k", type=int, default=5)
     p.add_argument("--json", action="store_true")
     llm_options(p)
@@ -46,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             answer = engine.ask(args.question, Asking(
                 user=args.user, admin=args.admin, now=args.now or system_now(),
-                as_of=args.as_of, k=args.k))
+                as_of=args.as_of, k=args.k, context=parse_context(args.context)))
             if args.json:
                 print(json.dumps(answer.to_json(), ensure_ascii=False, indent=2))
             else:

@@ -7,6 +7,7 @@ import argparse
 
 from chronorag.cli import (
     ask,
+    conditions,
     context,
     coverage,
     demo,
@@ -27,7 +28,7 @@ from chronorag.cli import time as time_cmd
 DESCRIPTION = "The command line's arguments: every subcommand and option, nothing else."
 
 COMMANDS = (ingest, reindex, ask, time_cmd, eval_cmd, review, coverage, context, documents,
-            people, serve, mcp, keys, migrate, demo)
+            people, conditions, serve, mcp, keys, migrate, demo)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -74,6 +74,29 @@ def _ids(value: Any, info: ValidationInfo) -> tuple[str, ...]:
     return tuple(ids)
 
 
+def _conditions(value: Any) -> dict[str, tuple[str, ...]]:
+    """``applies_to``: condition key -> the values the document holds for (one value may
+    be written as a string). Whether the keys are declared is checked against the store."""
+    if not isinstance(value, dict):
+        raise problem('must be an object: condition key -> list of values, e.g. '
+                      '{"region": ["EU"]}')
+    found: list[tuple[Loc, Any]] = []
+    out: dict[str, tuple[str, ...]] = {}
+    for key, values in value.items():
+        items = [values] if isinstance(values, str) else values
+        if not isinstance(key, str) or not key.strip():
+            found.append(((), problem("a condition key must be a non-empty string")))
+        elif not isinstance(items, list) or not items or not all(
+                isinstance(v, str) and v.strip() for v in items):
+            found.append(((), problem("must be a non-empty list of non-empty strings",
+                                      at=f"applies_to.{key}")))
+        else:
+            out[key.strip()] = tuple(v.strip() for v in items)
+    if found:
+        raise problems(found)
+    return out
+
+
 def _metadata(extra: dict[Any, Any], info: ValidationInfo) -> dict[Any, Any]:
     """Unknown fields are kept as metadata, over the keys of an explicit ``metadata``."""
     metadata = {**(info.data.get("metadata") or {}), **extra}
@@ -124,6 +147,8 @@ class DocumentSchema(Schema):
     in_order: Annotated[None, PlainValidator(_in_order)] = raw_of("valid_from")
     supersedes: _Ids = ()
     derived_from: _Ids = ()
+    applies_to: Annotated[dict[str, tuple[str, ...]], PlainValidator(_conditions)] = Field(
+        default_factory=dict)
     metadata: dict[Any, Any] | None = None
     extra: Annotated[dict[Any, Any], AfterValidator(_metadata)] = Field(default_factory=dict)
     ingested_at: Annotated[None, PlainValidator(_set_by_the_system)] = None

@@ -26,7 +26,7 @@ try:
 except ImportError as exc:  # fail at import, naming the extra, not deep inside a chain
     raise MissingDependencyError("langchain-core", extra="langchain",
                                  needed_for="the LangChain retriever") from exc
-from pydantic import ConfigDict
+from pydantic import ConfigDict, Field
 
 __all__ = ["ChronoragRetriever"]
 
@@ -34,8 +34,9 @@ __all__ = ["ChronoragRetriever"]
 class ChronoragRetriever(BaseRetriever):
     """Ask ``engine`` and return its evidence as LangChain ``Document``s, best first.
 
-    ``now=None`` reads the clock at each call; ``as_of``, ``user``, ``k`` and ``admin``
-    mean what they mean for ``Engine.ask``. ``invoke(question, k=3)`` overrides ``k``.
+    ``now=None`` reads the clock at each call; ``as_of``, ``user``, ``k``, ``admin`` and
+    ``context`` (the asker's attributes) mean what they mean for ``Engine.ask``.
+    ``invoke(question, k=3)`` overrides ``k``.
     """
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
@@ -46,12 +47,14 @@ class ChronoragRetriever(BaseRetriever):
     user: str | None = None
     k: int = 5
     admin: bool = False
+    context: dict[str, str] = Field(default_factory=dict)
 
     def _get_relevant_documents(self, query: str, *,
                                 run_manager: CallbackManagerForRetrieverRun,
                                 **kwargs: Any) -> list[Document]:
         hits = ask(self.engine, query, Asking(user=self.user, admin=self.admin, now=self.now,
-                                              as_of=self.as_of, k=int(kwargs.get("k", self.k))))
+                                              as_of=self.as_of, k=int(kwargs.get("k", self.k)),
+                                              context=dict(self.context)))
         return [Document(page_content=hit.text, metadata=hit.metadata) for hit in hits]
 
     async def _aget_relevant_documents(self, query: str, *,

@@ -9,6 +9,7 @@ and whose metadata are the evidence fields of the JSON contract plus the answer'
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
@@ -30,14 +31,16 @@ __all__ = ["ChronoragRetriever"]
 class ChronoragRetriever(BaseRetriever):
     """Ask ``engine`` and return its evidence as LlamaIndex nodes, best first.
 
-    ``now=None`` reads the clock at each call; ``as_of``, ``user``, ``k`` and ``admin``
-    mean what they mean for ``Engine.ask``.
+    ``now=None`` reads the clock at each call; ``as_of``, ``user``, ``k``, ``admin`` and
+    ``context`` (the asker's attributes) mean what they mean for ``Engine.ask``.
     """
 
     def __init__(self, *, engine: Engine, now: datetime | None = None,
                  user: str | None = None, k: int = 5, as_of: datetime | None = None,
-                 admin: bool = False, **kwargs: Any) -> None:
+                 admin: bool = False, context: Mapping[str, str] | None = None,
+                 **kwargs: Any) -> None:
         self.engine = engine
+        self.context = dict(context or {})
         self.now = now
         self.as_of = as_of
         self.user = user
@@ -47,7 +50,8 @@ class ChronoragRetriever(BaseRetriever):
 
     def _retrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
         hits = ask(self.engine, query_bundle.query_str, Asking(
-            user=self.user, admin=self.admin, now=self.now, as_of=self.as_of, k=self.k))
+            user=self.user, admin=self.admin, now=self.now, as_of=self.as_of, k=self.k,
+            context=self.context))
         return [NodeWithScore(node=TextNode(text=hit.text, id_=hit.metadata["chunk_id"],
                                             metadata=hit.metadata),
                               score=hit.score)

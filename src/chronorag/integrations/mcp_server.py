@@ -11,7 +11,7 @@ from __future__ import annotations
 import importlib.util
 import logging
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from datetime import datetime, tzinfo
 from typing import TYPE_CHECKING, Annotated, Any
@@ -64,11 +64,13 @@ class Tools:
         return self.engine.tz
 
     def ask(self, question: str, *, now: str | None = None, as_of: str | None = None,
-            user: str | None = None, k: int = 5) -> dict[str, Any]:
+            user: str | None = None, k: int = 5,
+            context: Mapping[str, str] | None = None) -> dict[str, Any]:
         """``chronorag ask --json``."""
         moment, about = _moment(now, "now") or self.clock(), _moment(as_of, "as_of")
         with self._lock:
-            answer = self.engine.ask(question, Asking(user=user, now=moment, as_of=about, k=k))
+            answer = self.engine.ask(question, Asking(user=user, now=moment, as_of=about, k=k,
+                                                      context=dict(context or {})))
         return answer.to_json()
 
     def time(self, expression: str, *, now: str | None = None) -> dict[str, Any]:
@@ -140,11 +142,15 @@ def build_server(tools: Tools) -> MCPServer:
     @server.tool()
     def ask(question: str, now: Time = None, as_of: Time = None,
             user: Annotated[str | None, Field(description="who asks (privacy)")] = None,
-            k: Annotated[int, Field(ge=1, le=100)] = 5) -> dict[str, Any]:
+            k: Annotated[int, Field(ge=1, le=100)] = 5,
+            context: Annotated[dict[str, str] | None, Field(
+                description="the asker's attributes, e.g. {\"region\": \"EU\"}: documents "
+                            "written for other values do not apply")] = None
+            ) -> dict[str, Any]:
         """Answer a question with evidence, validity flags and a status (answered,
         uncertain, not_found): exactly `chronorag ask --json`."""
         with _as_tool_errors("ask"):
-            return tools.ask(question, now=now, as_of=as_of, user=user, k=k)
+            return tools.ask(question, now=now, as_of=as_of, user=user, k=k, context=context)
 
     @server.tool()
     def time(expression: str, now: Time = None) -> dict[str, Any]:

@@ -15,7 +15,7 @@ from typing import Any
 from chronorag.errors import FieldError, ValidationError
 from chronorag.people.model import Directory, Person
 
-__all__ = ["load_directory", "parse_directory"]
+__all__ = ["line_of", "load_directory", "parse_directory"]
 
 
 def load_directory(path: str | Path) -> Directory:
@@ -45,13 +45,14 @@ def parse_directory(text: str, *, path: str = "<people>") -> Directory:
         schema = PeopleSchema.model_validate(raw, context={"ids": set(), "owners": {}})
     except SchemaError as exc:
         def place(name: str, reason: str, near: Any) -> FieldError:
-            return FieldError(path, _line(text, near), name or "file", reason)
+            return FieldError(path, line_of(text, near), name or "file", reason)
         raise ValidationError(field_errors(exc, place=place)) from None
-    people = tuple(Person(p.id, p.name, p.aliases) for p in schema.people)
+    people = tuple(Person(p.id, p.name, p.aliases, p.attributes) for p in schema.people)
     return Directory(people, schema.access)
 
 
-def _line(text: str, near: str | None) -> int:
+def line_of(text: str, near: str | None) -> int:
+    """The first line of ``text`` that holds the JSON string ``near`` (1 when none does)."""
     # JSON parsers give no positions for values: the first line holding the value
     # (e.g. the person's id) is close enough to find the mistake.
     if near is None:

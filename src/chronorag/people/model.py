@@ -4,18 +4,21 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Annotated, Any
 
-from chronorag.contract import to_json
+from chronorag.contract import OmitEmpty, to_json
 
 
 @dataclass(frozen=True)
 class Person:
-    """One person: a stable id (the ``subject`` of their records), a name, aliases."""
+    """One person: a stable id (the ``subject`` of their records), a name, aliases, and
+    the attributes that choose which documents apply to them (``region: EU``; see
+    ``chronorag.conditions``)."""
 
     id: str
     name: str
     aliases: tuple[str, ...] = ()
+    attributes: Annotated[Mapping[str, str], OmitEmpty] = field(default_factory=dict)
 
     @property
     def names(self) -> tuple[str, ...]:

@@ -59,15 +59,30 @@ def _aliases(value: Any, info: ValidationInfo) -> tuple[str, ...]:
     return tuple(dict.fromkeys(a.strip() for a in value))
 
 
+def _attributes(value: Any, info: ValidationInfo) -> dict[str, str]:
+    """Condition key -> the person's one value (``chronorag.conditions``)."""
+    near = info.data.get("anchor")
+    if not isinstance(value, dict):
+        raise problem("must be an object: condition key -> value, e.g. {\"region\": \"EU\"}",
+                      near=near)
+    bad = [key for key, v in value.items() if not isinstance(v, str) or not v.strip()]
+    if bad:
+        raise problems(((key,), problem("must be a non-empty string", near=near)) for key in bad)
+    return {str(key): v.strip() for key, v in sorted(value.items())}
+
+
 class _Person(Schema):
     not_a_mapping = "must be an object with id, name and aliases"
-    extra: Annotated[dict[str, Any], _unknown("id, name, aliases")] = Field(default_factory=dict)
+    extra: Annotated[dict[str, Any], _unknown("id, name, aliases, attributes")] = Field(
+        default_factory=dict)
     anchor: Annotated[str | None, PlainValidator(_anchor)] = Field(
         None, validation_alias="id", validate_default=True)
     """The id as written, when a string: the line of the person's problems is found by it."""
     id: Annotated[str, PlainValidator(_id)] = Field(None, validate_default=True)
     name: Annotated[str, PlainValidator(_name)] = Field(None, validate_default=True)
     aliases: Annotated[tuple[str, ...], PlainValidator(_aliases)] = ()
+    attributes: Annotated[dict[str, str], PlainValidator(_attributes)] = Field(
+        default_factory=dict)
 
     @model_validator(mode="after")
     def _unique(self, info: ValidationInfo) -> _Person:

@@ -1,4 +1,5 @@
-"""The ask pipeline below the facade: retrieve -> fuse -> rerank -> temporal -> validity."""
+"""The ask pipeline below the facade: retrieve -> fuse -> rerank -> temporal -> validity ->
+conditions."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from chronorag.config import SearchConfig
 from chronorag.errors import ConfigError
 from chronorag.flags import Flag
 from chronorag.model import Document, Hit, Query
+from chronorag.rank.applies import apply_conditions
 from chronorag.rank.base import Reranker
 from chronorag.rank.late import TOKEN_ENCODERS, LateOrder, TokenEncoder
 from chronorag.rank.multilingual import MultilingualJudge
@@ -255,6 +257,8 @@ def _search_once(query: Query, *, config: SearchConfig, components: Components) 
         )
     else:
         documents = components.documents_for(found)
+    hits, upcoming = apply_conditions(hits, upcoming, documents=documents,
+                                      context=query.context)
     ranked = Ranked(tuple(hits), tuple(upcoming), documents, timings)
     return _visible(ranked, query, scope, components.store)
 

@@ -18,6 +18,7 @@ from chronorag.errors import FieldError, ValidationError
 from chronorag.ingest import CheckedFile, check_paths
 from chronorag.ingest.ids import IdRoot, same_source, source_file
 from chronorag.model import Document
+from chronorag.pipeline.conditions import DocumentConditions, declared
 from chronorag.store.base import DocumentStore
 
 __all__ = ["ReplacementCheck", "StoreCheck", "id_root"]
@@ -71,7 +72,8 @@ class ReplacementCheck:
 @dataclass(frozen=True)
 class StoreCheck:
     """How the document files are checked against the store: ids from paths relative to
-    ``root``, and no replacement of another file's document unless ``replace``."""
+    ``root``, conditions (``applies_to``) among the declared ones, and no replacement of
+    another file's document unless ``replace``."""
 
     store: DocumentStore
     root: str | PathLike[str] | None
@@ -80,7 +82,15 @@ class StoreCheck:
     def __call__(self, paths: Sequence[str | PathLike[str]], *, tz: tzinfo
                  ) -> list[CheckedFile]:
         replacing = None if self.replace else ReplacementCheck()
-        files = check_paths(paths, tz=tz, root=id_root(self.store, self.root), seen=replacing)
+        conditions = DocumentConditions(declared(self.store))
+
+        def seen(document: Document, shown: str, line: int) -> None:
+            conditions(document, shown, line)
+            if replacing is not None:
+                replacing(document, shown, line)
+
+        files = check_paths(paths, tz=tz, root=id_root(self.store, self.root), seen=seen)
+        conditions.raise_problems()
         problems = [] if replacing is None else replacing.problems(self.store)
         if problems:
             raise ValidationError(problems)

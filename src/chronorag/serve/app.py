@@ -22,6 +22,7 @@ from fastapi.staticfiles import StaticFiles
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from starlette.exceptions import HTTPException
 
+from chronorag.conditions import ConditionError
 from chronorag.errors import (
     ChronoragError,
     ConfigError,
@@ -116,6 +117,8 @@ def _errors(app: FastAPI) -> None:
     async def chronorag_error(request: Request, exc: ChronoragError) -> JSONResponse:
         if isinstance(exc, TimeParseError):
             return _error(422, "invalid_time", str(exc))
+        if isinstance(exc, ConditionError):
+            return _error(422, "invalid_condition", str(exc))
         if isinstance(exc, ConfigError):
             return _error(400, "bad_request", str(exc))
         if isinstance(exc, StoreError):

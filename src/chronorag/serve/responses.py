@@ -107,7 +107,7 @@ def _record_keys(cls: type) -> dict[str, tuple[Any, bool]]:
         if entry.inline:
             for key, (kind, _) in _record_keys(kinds[0]).items():
                 keys[key] = (kind | None if nullable else kind, True)
-        elif entry.omit_none:
+        elif entry.omit_none or entry.omit_empty:
             keys[entry.key] = (schema_type(typing.Union[tuple(kinds)]), False)  # noqa: UP007
         else:
             keys[entry.key] = (schema_type(entry.hint), True)

@@ -21,6 +21,7 @@ from fastapi.sse import EventSourceResponse, ServerSentEvent
 
 from chronorag.answer.when import AnswerTime
 from chronorag.clock import parse_moment
+from chronorag.conditions import DeclaredJSON
 from chronorag.coverage import Coverage
 from chronorag.model import Answer, Asking, Document, TimeExpression
 from chronorag.people.model import Directory
@@ -31,7 +32,7 @@ from chronorag.semantic.context import ContextPack, SemanticContext
 from chronorag.serve.generation import events, written
 from chronorag.serve.keys import authenticate
 from chronorag.serve.responses import ERROR, schema_type, shape, with_keys
-from chronorag.serve.schemas import AskBody, ContextBody, ExtractBody, zone
+from chronorag.serve.schemas import AskBody, ConditionBody, ContextBody, ExtractBody, zone
 from chronorag.serve.service import ApiError, Service, Upload, require_admin
 from chronorag.store.base import ApiKey
 from chronorag.timex.extract import Extracted
@@ -131,7 +132,8 @@ def whoami(key: Caller) -> JSONResponse:
 async def extractive(body: AskBody, key: Caller, ctx: Ctx) -> Answer:
     """The question's turn: retrieval and the extractive answer. A dependency, so that a
     401, 422 or 503 is a JSON response before a stream could open."""
-    asking = Asking(now=ctx.now(body.now), as_of=body.as_of, tz=_zone(body.tz), k=body.k)
+    asking = Asking(now=ctx.now(body.now), as_of=body.as_of, tz=_zone(body.tz), k=body.k,
+                    context=body.context)
     return await ctx.read(lambda: ctx.service.ask(key, body.question, asking))
 
 
@@ -271,6 +273,22 @@ async def coverage(key: Caller, ctx: Ctx, by: Annotated[str, Query()] = "title",
     moment = _reference(ctx, _moment(now, "now"), ctx.service.tz)
     return JSONResponse(await ctx.read(
         lambda: ctx.service.coverage(key, by=by, unit=unit, now=moment)))
+
+
+@router.get("/conditions", tags=["documents"], response_model=schema_type(DeclaredJSON))
+async def conditions(key: Caller, ctx: Ctx) -> JSONResponse:
+    """``chronorag conditions list --json``: the declared condition keys documents may
+    apply to, each with the values it takes (empty: any value)."""
+    return JSONResponse(await ctx.read(ctx.service.conditions))
+
+
+@router.post("/conditions", tags=["documents"], response_model=schema_type(DeclaredJSON),
+             responses=failures(403))
+async def declare(body: ConditionBody, key: Caller, ctx: Ctx) -> JSONResponse:
+    """``chronorag conditions declare``: declare a key or add values to one (admin keys);
+    returns every declared key."""
+    return JSONResponse(await ctx.read(
+        lambda: ctx.service.declare_condition(key, body.key, body.values)))
 
 
 @router.post("/people", tags=["documents"], response_model=schema_type(Directory),

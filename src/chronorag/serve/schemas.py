@@ -53,6 +53,19 @@ class AskBody(_Body):
     k: int = Field(5, ge=1, le=100, description="evidence items")
     tz: Zone | None = Field(None, description="IANA zone for naive times (default: the "
                             "server's --tz)")
+    context: dict[str, str] = Field(
+        default_factory=dict, description="the asker's attributes, condition key -> value "
+        "(e.g. {\"region\": \"EU\"}): documents written for other values do not apply. "
+        "The key's user's attributes in the people directory apply too and cannot be "
+        "contradicted")
+
+
+class ConditionBody(_Body):
+    """``POST /v1/conditions``: declare a condition key, or add values to one."""
+
+    key: str = Field(min_length=1, max_length=100)
+    values: list[str] = Field(default_factory=list, max_length=1000,
+                              description="the values it takes (none: any value)")
 
 
 class ContextBody(_Body):

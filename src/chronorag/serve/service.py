@@ -19,6 +19,7 @@ from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any
 
 from chronorag.answer.llm import Generator
+from chronorag.conditions import DeclaredJSON, as_json
 from chronorag.config import SearchConfig
 from chronorag.coverage import CoverageJSON
 from chronorag.engine import Engine
@@ -26,6 +27,7 @@ from chronorag.errors import ConfigError, FieldError, NotFoundError, ValidationE
 from chronorag.ingest import SUFFIXES, Named
 from chronorag.model import Answer, Asking
 from chronorag.people.load import parse_directory
+from chronorag.pipeline.conditions import check_people, declared
 from chronorag.pipeline.ingest import IngestCounts
 from chronorag.render import document_json, document_summary
 from chronorag.store.base import ApiKey
@@ -243,8 +245,19 @@ class Service:
         require_admin(key, "loading people and access grants")
         directory = parse_directory(text, path=name)  # ValidationError: the caller's 422
         with self._write_lock:
-            self._writer_engine().store.replace_people(directory)
+            store = self._writer_engine().store
+            check_people(directory, declared(store), path=name, text=text)
+            store.replace_people(directory)
         return directory.to_json()
+
+    def conditions(self) -> DeclaredJSON:
+        with self._read_lock:
+            return as_json(self.reader.conditions())
+
+    def declare_condition(self, key: ApiKey, name: str, values: Sequence[str]) -> DeclaredJSON:
+        require_admin(key, "declaring conditions")
+        with self._write_lock:
+            return as_json(self._writer_engine().declare_condition(name, values))
 
     def _writer_engine(self) -> Engine:
         if self._writer is None:

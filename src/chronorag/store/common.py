@@ -100,8 +100,9 @@ def chunk_summary(conn: Connection) -> tuple[int, int, int]:
 
 def read_directory(conn: Connection) -> Directory:
     """The stored people (by id) and access grants."""
-    people = tuple(Person(pid, name, tuple(json.loads(aliases))) for pid, name, aliases
-                   in conn.execute("SELECT id, name, aliases FROM people ORDER BY id"))
+    people = tuple(Person(pid, name, tuple(json.loads(aliases)), json.loads(attributes))
+                   for pid, name, aliases, attributes in conn.execute(
+                       "SELECT id, name, aliases, attributes FROM people ORDER BY id"))
     access: dict[str, list[str]] = {}
     for reader, subject in conn.execute(
             "SELECT reader, subject FROM access_grants ORDER BY reader, subject"):

@@ -357,3 +357,14 @@ def m009_token_vectors(db: sqlite3.Connection) -> None:
     PRIMARY KEY (chunk_id, model)
 )""",
     ])
+
+
+@migration
+def m010_conditions(db: sqlite3.Connection) -> None:
+    """Applicability beyond time: each document's ``applies_to`` and each person's
+    ``attributes``, as JSON objects (``{}``: for everyone, no attributes). The declared
+    condition keys are a store setting (``conditions``)."""
+    _run(db, [
+        "ALTER TABLE documents ADD COLUMN applies_to TEXT NOT NULL DEFAULT '{}'",
+        "ALTER TABLE people ADD COLUMN attributes TEXT NOT NULL DEFAULT '{}'",
+    ])

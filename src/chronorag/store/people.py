@@ -26,8 +26,10 @@ def replace_directory(conn: sqlite3.Connection, directory: Directory) -> None:
     """Replace every person and grant by ``directory`` (inside the caller's transaction)."""
     conn.execute("DELETE FROM access_grants")
     conn.execute("DELETE FROM people")
-    conn.executemany("INSERT INTO people (id, name, aliases) VALUES (?, ?, ?)",
-                     [(p.id, p.name, json.dumps(list(p.aliases), ensure_ascii=False))
+    conn.executemany("INSERT INTO people (id, name, aliases, attributes) "
+                        "VALUES (?, ?, ?, ?)",
+                     [(p.id, p.name, json.dumps(list(p.aliases), ensure_ascii=False),
+                      json.dumps(dict(p.attributes), ensure_ascii=False))
                       for p in directory.people])
     conn.executemany("INSERT INTO access_grants (reader, subject) VALUES (?, ?)",
                      [(reader, subject) for reader, subjects in directory.access.items()

@@ -286,6 +286,17 @@ def pg006_token_vectors(db: Connection) -> None:
         "ALTER TABLE token_vectors ALTER COLUMN blob SET STORAGE EXTERNAL",
     ])
 
+
+@migration
+def pg007_conditions(db: Connection) -> None:
+    """Each document's ``applies_to`` and each person's ``attributes`` (JSON objects; see
+    SQLite's m010)."""
+    _run(db, [
+        f"ALTER TABLE documents ADD COLUMN applies_to {T} NOT NULL DEFAULT '{{}}'",
+        f"ALTER TABLE people ADD COLUMN attributes {T} NOT NULL DEFAULT '{{}}'",
+    ])
+
+
 def _vector_text(blob: bytes) -> str:
     """A little-endian float32 blob in pgvector's text form (every value exact)."""
     return "[" + ",".join(map(repr, np.frombuffer(blob, dtype="<f4").tolist())) + "]"

@@ -62,8 +62,10 @@ def replace_directory(conn: Connection, directory: Directory) -> None:
     conn.execute("DELETE FROM access_grants")
     conn.execute("DELETE FROM people")
     with conn.cursor() as cur:
-        cur.executemany("INSERT INTO people (id, name, aliases) VALUES (%s, %s, %s)",
-                        [(p.id, p.name, json.dumps(list(p.aliases), ensure_ascii=False))
+        cur.executemany("INSERT INTO people (id, name, aliases, attributes) "
+                        "VALUES (%s, %s, %s, %s)",
+                        [(p.id, p.name, json.dumps(list(p.aliases), ensure_ascii=False),
+                      json.dumps(dict(p.attributes), ensure_ascii=False))
                          for p in directory.people])
         cur.executemany("INSERT INTO access_grants (reader, subject) VALUES (%s, %s)",
                         [(reader, subject) for reader, subjects in directory.access.items()

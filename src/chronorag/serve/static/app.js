@@ -33,8 +33,11 @@ const FLAG_NOTES = {
   no_earlier_version: "the version in force has no version before it: nothing to compare",
   no_version_in_period: "no version took effect in the asked period",
   versions_identical: "the compared versions state the same sentences",
+  not_applicable: "written for other askers (its applies_to) than the asker's attributes",
+  condition_unknown: "written for askers with an attribute this asker did not give",
+  variants: "rules for different askers say different things: each is shown, labelled",
 };
-const BAD_FLAGS = new Set(["superseded", "not_yet_valid", "expired", "draft", "retired", "violates_time"]);
+const BAD_FLAGS = new Set(["superseded", "not_yet_valid", "expired", "draft", "retired", "violates_time", "not_applicable"]);
 const GOOD_FLAGS = new Set(["time_verified"]);
 
 // --- small DOM helpers ----------------------------------------------------------------
@@ -210,6 +213,12 @@ async function ask(event) {
   if (now) body.now = now;
   if (asOf) body.as_of = asOf;
   if (k) body.k = Number(k);
+  const context = parseContext($("context").value);
+  if (context === null) {
+    showAskError('The asker\'s attributes are "key=value" pairs separated by commas, e.g. region=EU, segment=business.');
+    return;
+  }
+  if (Object.keys(context).length) body.context = context;
 
   inFlight?.abort();
   const controller = new AbortController();
@@ -391,6 +400,24 @@ function renderBreakdown(r, tz) {
   box.hidden = rows.length === 0;
 }
 
+// "region=EU, segment=business" as {region: "EU", segment: "business"}; null when a
+// pair is not key=value (the server checks the keys against the declared conditions).
+function parseContext(text) {
+  const context = {};
+  for (const pair of text.split(",").map((p) => p.trim()).filter(Boolean)) {
+    const at = pair.indexOf("=");
+    const key = pair.slice(0, at).trim(), value = pair.slice(at + 1).trim();
+    if (at < 0 || !key || !value) return null;
+    context[key] = value;
+  }
+  return context;
+}
+
+// "region: EU; segment: business" for a document's applies_to.
+function conditionsLabel(appliesTo) {
+  return Object.entries(appliesTo).map(([k, v]) => `${k}: ${v.join(", ")}`).join("; ");
+}
+
 function renderResult(r, tz) {
   const status = $("status");
   status.textContent = (r.status || "").replaceAll("_", " ");
@@ -410,6 +437,10 @@ function renderResult(r, tz) {
     h("span", {}, "true as of ", h("time", { datetime: r.as_of, title: r.as_of, "data-testid": "as-of-shown" }, formatTime(r.as_of, tz))),
     h("span", { class: "hint" }, `times shown in ${tz}`),
   ];
+  if (r.context && Object.keys(r.context).length) {
+    asked.push(h("span", { "data-testid": "asker-context" }, "asker ",
+      Object.entries(r.context).map(([k, v]) => `${k}=${v}`).join(", ")));
+  }
   $("asked").replaceChildren(...asked);
   renderUnderstanding(r.understanding || {}, tz);
 
@@ -521,6 +552,8 @@ function card(item, index, group, tz) {
     item.source_type ? h("span", { class: "source" }, item.source_type) : null,
     item.status ? h("span", { class: `doc-status doc-status-${item.status}` }, item.status) : null,
     item.owner ? h("span", {}, `owner ${item.owner}`) : null,
+    item.applies_to ? h("span", { class: "applies", "data-testid": "applies-to" },
+      `for ${conditionsLabel(item.applies_to)}`) : null,
     h("span", { class: "hint", title: item.chunk_id }, `chars ${item.start}–${item.end}`)),
   dates.length
     ? h("dl", { class: "dates" }, ...dates.flatMap(([k, v]) => [
