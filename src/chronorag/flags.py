@@ -56,6 +56,8 @@ class Flag(enum.StrEnum):
     TIME_UNVERIFIED = "time_unverified"
     UPCOMING_UNCHANGED = "upcoming_unchanged"
     NO_MATCHING_RECORDS = "no_matching_records"
+    # No declared version of the relevant documents covers ``as_of`` (``answer.gaps``).
+    TIME_NOT_COVERED = "time_not_covered"
 
     # A "what changed" question over a version chain (``answer.changes``): no version
     # before the one in force; no version took effect in the period asked about; the

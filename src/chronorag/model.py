@@ -558,6 +558,9 @@ class Answer:
     timings_ms: Annotated[Mapping[str, float], Hidden] = field(default_factory=dict)
     # The asker's attributes the answer was judged by (``Query.context``); no key if none.
     context: Annotated[Mapping[str, str], OmitEmpty] = field(default_factory=dict)
+    # The period no declared version of the relevant documents covers (flag
+    # ``time_not_covered``); no key otherwise.
+    uncovered: Annotated[Interval | None, OmitNone] = None
     # Additive top-level keys of ``to_json`` from optional stages (e.g. "semantic"); they
     # never override a key of the contract above.
     extras: Annotated[Mapping[str, Any], Spread] = field(default_factory=dict)

@@ -36,6 +36,7 @@ const FLAG_NOTES = {
   not_applicable: "written for other askers (its applies_to) than the asker's attributes",
   condition_unknown: "written for askers with an attribute this asker did not give",
   variants: "rules for different askers say different things: each is shown, labelled",
+  time_not_covered: "no version of the relevant documents is valid at the asked time",
 };
 const BAD_FLAGS = new Set(["superseded", "not_yet_valid", "expired", "draft", "retired", "violates_time", "not_applicable"]);
 const GOOD_FLAGS = new Set(["time_verified"]);
@@ -432,6 +433,11 @@ function renderResult(r, tz) {
   renderBreakdown(r, tz);
 
   $("flags").replaceChildren(...(r.flags || []).map(flagBadge));
+  if (r.uncovered) {
+    const side = (t, open) => (t ? formatTime(t, tz) : open);
+    $("flags").append(h("span", { class: "hint", "data-testid": "uncovered" },
+      `no version covers [${side(r.uncovered.start, "…")}, ${side(r.uncovered.end, "…")})`));
+  }
   const asked = [
     h("span", {}, "asked at ", h("time", { datetime: r.now, title: r.now }, formatTime(r.now, tz))),
     h("span", {}, "true as of ", h("time", { datetime: r.as_of, title: r.as_of, "data-testid": "as-of-shown" }, formatTime(r.as_of, tz))),
