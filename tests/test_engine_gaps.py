@@ -35,12 +35,12 @@ def test_a_question_between_two_versions_names_the_hole(engine: Engine) -> None:
     assert answer.status is AnswerStatus.NOT_FOUND
     assert Flag.TIME_NOT_COVERED in answer.flags
     assert answer.to_json()["uncovered"] == {
-        "start": "2023-01-01T00:00:00+00:00", "end": "2024-03-01T00:00:00+00:00",
-        "granularity": None}
+        "doc_id": "fees-2020", "title": "Late fees",
+        "start": "2023-01-01T00:00:00+00:00", "end": "2024-03-01T00:00:00+00:00"}
     out = io.StringIO()
     render.print_answer(answer, file=out)
-    assert "no version covers [2023-01-01T00:00:00+00:00, 2024-03-01T00:00:00+00:00)" in \
-        out.getvalue()
+    assert "no version of fees-2020 covers [2023-01-01T00:00:00+00:00, " \
+        "2024-03-01T00:00:00+00:00)" in out.getvalue()
 
 
 def test_a_covered_time_is_answered_without_the_flag(engine: Engine) -> None:

@@ -21,13 +21,14 @@ from chronorag.config import SearchConfig, get_preset
 from chronorag.coverage import Coverage, store_coverage
 from chronorag.errors import ConfigError, StoreError
 from chronorag.extensions import Extension, IngestExtension, create_extensions
+from chronorag.flags import Flag
 from chronorag.ingest.git_history import git_inputs
 from chronorag.ingest.ids import IdRoot
-from chronorag.model import Answer, AnswerStatus, Asking, Intent, Interval, Query
+from chronorag.model import Answer, AnswerStatus, Asking, Hole, Intent, Interval, Query
 from chronorag.parts import Part, comparison_times, compose, part_query
 from chronorag.people import Directory, load_directory
 from chronorag.pipeline.accept import Accepted, Linked, accept_dates, accept_versions
-from chronorag.pipeline.chain import visible_versions
+from chronorag.pipeline.chain import uncovered, visible_versions
 from chronorag.pipeline.conditions import (
     asker_context,
     check_people,
@@ -348,6 +349,8 @@ class Engine:
             answer = self._compared(query, answer, times)
         elif query.understanding.intent is Intent.CHANGE:
             answer = self._what_changed(query, answer)
+        elif answer.status is AnswerStatus.NOT_FOUND:
+            answer = self._not_covered(query, answer)
         # Extensions add beside the evidence (the semantic layer: terms, approved examples
         # and join paths for analytics questions); one without anything to add costs a check.
         extras = dict(answer.extras)
@@ -383,6 +386,23 @@ class Engine:
         if len(versions) < 2:
             return answer
         return changes_answer(answer, versions, period=query.constraint.interval)
+
+    def _not_covered(self, query: Query, answer: Answer) -> Answer:
+        """A ``not_found`` answer whose most relevant document has no stored version that
+        applies at ``as_of`` names the period none covers (``time_not_covered``)."""
+        first = next((e for e in (*answer.evidence, *answer.upcoming)
+                      if e.scores.get("semantic", 0.0) >= self.config.min_semantic
+                      and Flag.NOT_APPLICABLE not in e.flags), None)
+        if first is None:
+            return answer
+        versions = (visible_versions(self.store, first.doc_id, user=query.user,
+                                     admin=query.admin)
+                    or self.store.documents([first.doc_id], text=False))
+        hole = uncovered(versions, at=query.as_of)
+        if hole is None:
+            return answer
+        return replace(answer, flags=(*answer.flags, Flag.TIME_NOT_COVERED),
+                       uncovered=Hole(first.doc_id, first.title, hole.start, hole.end))
 
     def generate(self, answer: Answer, *, tz: tzinfo | None = None,
                  on_text: Callable[[str], None] | None = None) -> Answer:

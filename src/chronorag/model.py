@@ -539,6 +539,20 @@ class Evidence:
 
 
 @dataclass(frozen=True)
+class Hole:
+    """A period in which no stored version of a document applies: ``[start, end)``, an
+    open side None (before its first version, after its last one ended)."""
+
+    doc_id: str
+    title: str
+    start: datetime | None
+    end: datetime | None
+
+    def to_json(self) -> dict[str, Any]:
+        return to_json(self)
+
+
+@dataclass(frozen=True)
 class Answer:
     """The result of ``Engine.ask``: status, short answer, evidence and provenance."""
 
@@ -558,9 +572,9 @@ class Answer:
     timings_ms: Annotated[Mapping[str, float], Hidden] = field(default_factory=dict)
     # The asker's attributes the answer was judged by (``Query.context``); no key if none.
     context: Annotated[Mapping[str, str], OmitEmpty] = field(default_factory=dict)
-    # The period no declared version of the relevant documents covers (flag
+    # The period no declared version of the most relevant document covers (flag
     # ``time_not_covered``); no key otherwise.
-    uncovered: Annotated[Interval | None, OmitNone] = None
+    uncovered: Annotated[Hole | None, OmitNone] = None
     # Additive top-level keys of ``to_json`` from optional stages (e.g. "semantic"); they
     # never override a key of the contract above.
     extras: Annotated[Mapping[str, Any], Spread] = field(default_factory=dict)

@@ -99,8 +99,8 @@ def print_answer(answer: Answer, *, file: TextIO) -> None:
         console.print(f"  flags: {escape(', '.join(answer.flag_labels()))}")
     if answer.uncovered is not None:
         hole = answer.uncovered
-        console.print(f"  no version covers [{_iso(hole.start) or '-inf'}, "
-                      f"{_iso(hole.end) or '+inf'})")
+        console.print(escape(f"  no version of {hole.doc_id} covers "
+                             f"[{_iso(hole.start) or '-inf'}, {_iso(hole.end) or '+inf'})"))
     if "generation" in answer.extras:
         console.print(f"  {escape(_generation_line(answer.extras['generation']))}")
 

@@ -380,3 +380,23 @@ def test_an_unsure_reading_of_the_questions_time_is_shown_with_its_doubts(page, 
         status=200, content_type="application/json", body=json.dumps(crafted)))
     ask(page, "2024年巴黎奥运会中郭清获得银牌和公众咨询开始哪个更早？")
     expect(page.locator("#understanding-list")).to_contain_text("(unsure: comparison)")
+
+
+def test_a_period_no_version_covers_is_named(page, served):
+    open_page(page, served, served.user_key)
+    evidence = [_item("fees-2020", 0, valid_from="2020-01-01T00:00:00+08:00",
+                      valid_to="2023-01-01T00:00:00+08:00", applicable=False,
+                      flags=["expired"])]
+    crafted = {**_crafted(evidence, [], now="2026-11-25T10:00:00+08:00",
+                          as_of="2023-06-01T00:00:00+08:00"),
+               "status": "not_found", "answer": None,
+               "flags": ["no_applicable_evidence", "time_not_covered"],
+               "uncovered": {"doc_id": "fees-2020", "title": "Late fees",
+                             "start": "2023-01-01T00:00:00+08:00", "end": None}}
+    page.route("**/v1/ask/stream", lambda route: route.fulfill(
+        status=200, content_type="application/json", body=json.dumps(crafted)))
+    ask(page, "anything")
+    shown = page.get_by_test_id("uncovered")
+    expect(shown).to_contain_text("no version of fees-2020 covers [")
+    expect(shown).to_contain_text("…)")
+    expect(page.locator("#flags")).to_contain_text("time not covered")

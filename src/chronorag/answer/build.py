@@ -77,8 +77,8 @@ def build_answer(
         understanding=query.understanding, status=decision.status, answer=decision.answer,
         evidence=order_evidence(items, decision, k=query.k, min_semantic=min_semantic),
         upcoming=decision.upcoming, flags=decision.flags, owners=decision.owners,
-        timings_ms=dict(timings_ms or {}), context=dict(query.context),
-        uncovered=decision.uncovered, extras=extras, tz=zone,
+        timings_ms=dict(timings_ms or {}), context=dict(query.context), extras=extras,
+        tz=zone,
     )
 
 

@@ -30,9 +30,8 @@ and dates), in pipeline order, already judged by the validity rules. The rules:
 * **Not found**: no item may decide. Flags say why: ``only_non_decisive`` (relevant
   applicable evidence exists, but only from non-decisive sources), else
   ``no_applicable_evidence`` (relevant evidence exists, none applicable); plus
-  ``only_upcoming`` when a relevant document will apply later, and ``time_not_covered``
-  with the period when the declared validity of a relevant document group leaves
-  ``as_of`` uncovered (``answer.gaps``).
+  ``only_upcoming`` when a relevant document will apply later (the engine adds
+  ``time_not_covered`` when no stored version of the most relevant one applies then).
 * **Upcoming**: upcoming items (approved, start after ``as_of``) that are relevant and
   within ``margin`` of the best relevant semantic score, one per document, earliest start
   first. They are reported in ``upcoming`` only, never in the short answer; one that says
@@ -53,14 +52,13 @@ from datetime import datetime
 
 from chronorag.answer.check import check_short
 from chronorag.answer.differ import states_differ
-from chronorag.answer.gaps import uncovered
 from chronorag.answer.nearby import SPAN_WANTS, answer_near, gives_span
 from chronorag.answer.shape import wanted
 from chronorag.answer.when import AnswerTime
 from chronorag.conditions import label
 from chronorag.flags import Flag, Flags
 from chronorag.lang import has_han
-from chronorag.model import AnswerStatus, Evidence, Interval, Status
+from chronorag.model import AnswerStatus, Evidence, Status
 from chronorag.rank.authority import AuthorityPrior
 
 DEFAULT_MARGIN = 0.05
@@ -96,8 +94,6 @@ class Decision:
     time: AnswerTime | None = None
     # The owners of the parallel views, in their order (with ``Flag.PARALLEL_VIEWS``).
     owners: tuple[str, ...] = ()
-    # The period no version of the relevant documents covers (``Flag.TIME_NOT_COVERED``).
-    uncovered: Interval | None = None
 
 
 def earliest_first(moment: datetime | None) -> tuple[bool, float]:
@@ -123,10 +119,7 @@ def decide(question: str, evidence: Sequence[Evidence], *, upcoming: Sequence[Ev
                else [Flag.NO_APPLICABLE_EVIDENCE] if relevant else [])
         if soon:
             why.append(Flag.ONLY_UPCOMING)
-        hole = None if usable else uncovered([*relevant, *soon], at=as_of)
-        if hole is not None:
-            why.append(Flag.TIME_NOT_COVERED)
-        return Decision(AnswerStatus.NOT_FOUND, None, (), soon, tuple(why), uncovered=hole)
+        return Decision(AnswerStatus.NOT_FOUND, None, (), soon, tuple(why))
     band = _top_band(deciders, rules)
     first = _stating(question, band, as_of)
     views = [first, *_parallel_views(question, first, [e for e in band if e is not first])]

@@ -436,7 +436,7 @@ function renderResult(r, tz) {
   if (r.uncovered) {
     const side = (t, open) => (t ? formatTime(t, tz) : open);
     $("flags").append(h("span", { class: "hint", "data-testid": "uncovered" },
-      `no version covers [${side(r.uncovered.start, "…")}, ${side(r.uncovered.end, "…")})`));
+      `no version of ${r.uncovered.doc_id} covers [${side(r.uncovered.start, "…")}, ${side(r.uncovered.end, "…")})`));
   }
   const asked = [
     h("span", {}, "asked at ", h("time", { datetime: r.now, title: r.now }, formatTime(r.now, tz))),
