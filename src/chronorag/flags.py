@@ -47,6 +47,9 @@ class Flag(enum.StrEnum):
     # How the answer was decided (``answer.decide``, ``answer.personal``).
     RESTS_ON_UNDATED = "rests_on_undated"
     PARALLEL_VIEWS = "parallel_views"
+    # A question for everything in a period is answered with every fact found, in time
+    # order (``answer.listing``).
+    LISTED = "listed"
     # Sources written for different askers (``applies_to``) say different things and the
     # asker's attributes do not choose: every variant is answered, labelled.
     VARIANTS = "variants"
