@@ -157,3 +157,20 @@ def test_documents_keep_their_conditions_in_the_store(rules: Engine) -> None:
     assert stored["returns"].applies_to == {}
     assert "applies_to" not in stored["returns"].to_json()
     assert rules.store.people().person("alice").attributes == {"region": "EU"}
+
+
+def test_a_comparison_of_two_regions_is_answered_per_region(rules: Engine) -> None:
+    answer = rules.ask("Compare the return window for EU and US customers.", now=NOW)
+    parts = answer.to_json()["parts"]
+    assert [p["entity"] for p in parts] == ["region: EU", "region: US"]
+    assert parts[0]["evidence"]["doc_id"] == "returns-eu"
+    assert parts[1]["evidence"]["doc_id"] == "returns"
+    assert (answer.answer or "").startswith("region: EU: ")
+
+
+@pytest.mark.slow
+def test_a_comparison_of_two_regions_gives_each_rule(engine: Engine) -> None:
+    answer = engine.ask("How does the return window differ between EU and US customers?",
+                        now=NOW)
+    assert answer.answer == "region: EU: 30 days; region: US: 14 days"
+    assert answer.status.value == "answered"

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from chronorag.engine import Engine
 from chronorag.model import Asking, Query, Relation
-from chronorag.parts import comparison_times, part_query
+from chronorag.parts import comparison_entities, comparison_times, part_query
 from chronorag.people import Directory
 from chronorag.understand import understand
 
@@ -76,3 +76,53 @@ def test_any_question_is_split_into_at_most_its_times(text: str) -> None:
     assert len(times) <= max(2, len(query.understanding.time_expressions))
     for _, interval in times:
         assert interval.contains(part_query(query, interval).as_of)
+
+
+def _query(question: str, **fields: object) -> Query:
+    understanding = understand(question, now=NOW, tz=UTC, people=Directory(), user=None)
+    return Query(question, NOW, NOW, understanding, **fields)  # type: ignore[arg-type]
+
+
+DECLARED = {"region": ("CN", "EU", "HK", "US"), "segment": ("business", "consumer")}
+REGIONS = [{"term": t, "asset_id": "dim_region.region_name", "asset_type": "column",
+            "matched": t} for t in ("华东", "华北")]
+GMV = {"term": "GMV", "asset_id": "gmv_v2", "asset_type": "metric", "matched": "gmv"}
+
+
+@pytest.mark.parametrize(("question", "bindings", "parts"), [
+    ("Compare the return window for EU and US customers.", [],
+     [("region: EU", "the return window for EU customers.", {"region": "EU"}),
+      ("region: US", "the return window for US customers.", {"region": "US"})]),
+    ("How does support differ for business and consumer customers?", [],
+     [("segment: business", "How does support differ for business customers?",
+       {"segment": "business"}),
+      ("segment: consumer", "How does support differ for consumer customers?",
+       {"segment": "consumer"})]),
+    ("对比华东和华北的 GMV 趋势", [*REGIONS, GMV],
+     [("华东", "华东的 GMV 趋势", {}), ("华北", "华北的 GMV 趋势", {})]),
+    ("What is the return window for EU customers?", [], []),  # compares nothing
+    ("Compare the EU return window with the one of Europe.", [], []),  # one value
+    ("华东 GMV 趋势对比", [REGIONS[0], GMV], []),  # one region
+])
+def test_which_questions_compare_which_entities(
+        question: str, bindings: list[dict[str, str]],
+        parts: list[tuple[str, str, dict[str, str]]]) -> None:
+    found = comparison_entities(_query(question), conditions=lambda: DECLARED,
+                                bindings=bindings)
+    assert [(p.label, p.query.text, dict(p.query.context)) for p in found] == parts
+
+
+def test_an_entity_part_keeps_the_askers_other_attributes() -> None:
+    query = _query("Compare the return window for EU and US customers.",
+                   context={"segment": "business", "region": "EU"})
+    [eu, us] = comparison_entities(query, conditions=lambda: DECLARED, bindings=[])
+    assert dict(us.query.context) == {"segment": "business", "region": "US"}
+    assert eu.query.as_of == query.as_of and eu.query.user == query.user
+
+
+@given(st.text(max_size=60))
+def test_any_question_is_split_into_named_entities_only(text: str) -> None:
+    found = comparison_entities(_query(f"compare {text}"), conditions=lambda: DECLARED,
+                                bindings=[])
+    for part in found:
+        assert part.label.split(": ")[1].lower() in f"compare {text}".lower()

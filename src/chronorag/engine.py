@@ -25,7 +25,7 @@ from chronorag.flags import Flag
 from chronorag.ingest.git_history import git_inputs
 from chronorag.ingest.ids import IdRoot
 from chronorag.model import Answer, AnswerStatus, Asking, Hole, Intent, Interval, Query
-from chronorag.parts import Part, comparison_times, compose, part_query
+from chronorag.parts import Part, comparison_entities, comparison_times, compose, part_query
 from chronorag.people import Directory, load_directory
 from chronorag.pipeline.accept import Accepted, Linked, accept_dates, accept_versions
 from chronorag.pipeline.chain import uncovered, visible_versions
@@ -343,23 +343,31 @@ class Engine:
         started = time.perf_counter()
         query = self.query(question, asking, now=now, as_of=as_of, user=user, k=k,
                            admin=admin, tz=tz, context=context)
-        answer = self._answered(
-            query, timings={"understand": (time.perf_counter() - started) * 1000.0})
+        answer = self._extended(query, self._answered(
+            query, timings={"understand": (time.perf_counter() - started) * 1000.0}))
         if times := comparison_times(query):
             answer = self._compared(query, answer, times)
         elif query.understanding.intent is Intent.CHANGE:
             answer = self._what_changed(query, answer)
+        elif entities := comparison_entities(
+                query, conditions=lambda: declared(self.store),
+                bindings=answer.extras.get("semantic", {}).get("bindings", ())):
+            answer = compose(answer, [Part(e.label, None, self._extended(
+                e.query, self._answered(e.query))) for e in entities])
         elif answer.status is AnswerStatus.NOT_FOUND:
             answer = self._not_covered(query, answer)
-        # Extensions add beside the evidence (the semantic layer: terms, approved examples
-        # and join paths for analytics questions); one without anything to add costs a check.
+        return self.generate(answer) if generate else answer
+
+    def _extended(self, query: Query, answer: Answer) -> Answer:
+        """``answer`` with what extensions add beside the evidence (the semantic layer:
+        terms, approved examples and join paths for analytics questions); one without
+        anything to add costs a check."""
         extras = dict(answer.extras)
         for name, extension in self.extensions.items():
             added = extension.extend(query)
             if added is not None:
                 extras[name] = added
-        answer = replace(answer, extras=extras) if extras != answer.extras else answer
-        return self.generate(answer) if generate else answer
+        return replace(answer, extras=extras) if extras != answer.extras else answer
 
     def _compared(self, query: Query, answer: Answer,
                   times: Sequence[tuple[str, Interval]]) -> Answer:

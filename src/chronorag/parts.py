@@ -1,4 +1,4 @@
-"""Questions that compare times, answered per part.
+"""Questions that compare times or entities, answered per part.
 
 "How did the return window change between 2024 and 2026?", "Compare the return window in
 2024 and 2026", "2024年和2026年的退货期限有什么不同？" ask the same thing at two times. One
@@ -14,16 +14,24 @@ Only a question that says it compares (compare, versus, differ, change, 对比, 
 区别, 变化) and names two times, or a range, is split; "Who held the office between 1998 and
 2010?" names a range and compares nothing, and "compared with 2022, how much did it grow in
 2023?" (与2022年相比…) asks one value.
+
+A comparing question that names no two times but two or more entities of one kind is split
+per entity (``comparison_entities``): values of one declared condition ("Compare the
+return window for EU and US customers": each part asks with that ``region``), or terms the
+semantic layer binds to one column ("对比华东和华北的 GMV 趋势"). Each part is the question
+without the other names, so its retrieval and its semantic bindings are its own; the
+answer reads "region: EU: 30 days; region: US: 14 days".
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import timedelta
 from typing import Any
 
+from chronorag.lang import has_han
 from chronorag.model import (
     Answer,
     AnswerStatus,
@@ -46,17 +54,103 @@ _UNITS = ("year", "quarter", "month", "week", "day")
 
 @dataclass(frozen=True)
 class Part:
-    """One time a comparison asks about, and the answer at that time."""
+    """One time or one entity a comparison asks about, and the answer for it."""
 
     label: str
-    interval: Interval
+    interval: Interval | None
     answer: Answer
 
     def to_json(self) -> dict[str, Any]:
         first = self.answer.evidence[0].to_json() if self.answer.evidence else None
-        return {"time": self.label, **self.interval.to_json(),
-                "status": self.answer.status.value, "answer": self.answer.answer,
-                "flags": self.answer.flag_labels(), "evidence": first}
+        named = ({"time": self.label, **self.interval.to_json()} if self.interval is not None
+                 else {"entity": self.label})
+        semantic = ({"semantic": self.answer.extras["semantic"]}
+                    if "semantic" in self.answer.extras else {})
+        return {**named, "status": self.answer.status.value, "answer": self.answer.answer,
+                "flags": self.answer.flag_labels(), "evidence": first, **semantic}
+
+
+@dataclass(frozen=True)
+class EntityPart:
+    """One entity a comparing question names: its label and the question about it alone
+    (with the asker's attribute it stands for, for a declared condition's value)."""
+
+    label: str
+    query: Query
+
+
+def comparison_entities(query: Query, *, conditions: Callable[[], Mapping[str, Sequence[str]]],
+                        bindings: Sequence[Mapping[str, Any]]) -> list[EntityPart]:
+    """The entities a comparing question names, one part each (empty: none).
+
+    Entities are two or more values of one declared condition ("Compare the return window
+    for EU and US customers": each part is asked with that ``region``), or two or more
+    terms the semantic layer binds to one column ("对比华东和华北的 GMV 趋势": each part is
+    asked without the other terms, so its bindings are its own).
+    """
+    if query.understanding.intent in (Intent.TIME, Intent.COUNT) \
+            or not _COMPARES.search(query.text):
+        return []
+    for key, values in conditions().items():
+        named = [v for v in values if _names(query.text, v)]
+        if len(named) >= 2:
+            return [EntityPart(f"{key}: {value}", _about(query, value, [
+                v for v in named if v != value], context={**query.context, key: value}))
+                for value in named]
+    columns: dict[str, list[str]] = {}
+    for binding in bindings:
+        if binding.get("asset_type") == "column":
+            terms = columns.setdefault(str(binding["asset_id"]), [])
+            if binding["matched"] not in terms:
+                terms.append(str(binding["matched"]))
+    for terms in columns.values():
+        if len(terms) >= 2:
+            return [EntityPart(term, _about(query, term, [t for t in terms if t != term],
+                                            context=query.context)) for term in terms]
+    return []
+
+
+def _names(text: str, value: str) -> bool:
+    """Does ``text`` name ``value`` (a whole word in Latin script, anywhere in CJK)?"""
+    if has_han(value):
+        return value in text
+    return re.search(rf"(?<!\w){re.escape(value)}(?!\w)", text, re.IGNORECASE) is not None
+
+
+# A conjunction joining compared names: removed with the name it joins.
+_JOINED = r"(?:和|与|及|跟|以及|、|,|，|\band\b|\bor\b|\bvs\.?|\bversus\b)"
+
+
+def _without(text: str, names: Sequence[str]) -> str:
+    """``text`` without ``names``, each with the conjunction before it (else after it)."""
+    for name in names:
+        # A Latin name is a whole word; a CJK one has no word boundary ("华北的").
+        left, right = ("", "") if has_han(name) else (r"(?<!\w)", r"(?!\w)")
+        escaped = re.escape(name)
+        before = re.compile(rf"\s*{_JOINED}\s*{escaped}{right}", re.IGNORECASE)
+        after = re.compile(rf"{left}{escaped}\s*{_JOINED}\s*", re.IGNORECASE)
+        text, found = before.subn("", text, count=1)
+        if not found:
+            text = after.sub("", text, count=1)
+    return text
+
+
+# "Compare"/对比 opening a question asks for the comparison, not for one side of it; a part
+# asks for one side ("the return window for US customers").
+_COMPARE_LEAD = re.compile(
+    r"^\s*(?:please\s+)?(?:compare|contrast)\s+|^\s*(?:对比|比较)(?:一下)?\s*", re.IGNORECASE)
+
+
+def _about(query: Query, name: str, others: Sequence[str], *,
+           context: Mapping[str, str]) -> Query:
+    """``query`` about ``name`` alone: the other names left out of its text and content,
+    and without a leading "compare"."""
+    def one(text: str) -> str:
+        return _COMPARE_LEAD.sub("", _without(text, others))
+
+    understanding = replace(query.understanding, content=one(query.understanding.content))
+    return replace(query, text=one(query.text), understanding=understanding,
+                   context=dict(context))
 
 
 def comparison_times(query: Query) -> list[tuple[str, Interval]]:

@@ -177,3 +177,19 @@ def test_documents_and_layer_commit_together(tmp_path: Path,
         report = _ingest(store, docs, RETAIL)
         assert {"p1", "p2"} <= set(report.added) and store.document_ids() == ["p1", "p2"]
         assert read_assets(store)
+
+
+def test_a_comparison_of_two_regions_is_answered_per_region_with_its_own_bindings(
+        tmp_path: Path, test_embedders: tuple[str, ...]) -> None:
+    docs = tmp_path / "docs.jsonl"
+    docs.write_text(json.dumps({"id": "d1", "text": "GMV is reported monthly."}) + "\n",
+                    encoding="utf-8")
+    with Engine(tmp_path / "kb.db", config="bm25", embedder=test_embedders[0]) as engine:
+        engine.ingest([docs, RETAIL], now=NOW)
+        data = engine.ask("对比华东和华北的 GMV 趋势", now=NOW).to_json()
+    whole = {b["term"] for b in data["semantic"]["bindings"]}
+    assert whole == {"华东", "华北", "GMV"}
+    parts = data["parts"]
+    assert [p["entity"] for p in parts] == ["华东", "华北"]
+    assert [{b["term"] for b in p["semantic"]["bindings"]} for p in parts] == [
+        {"华东", "GMV"}, {"华北", "GMV"}]

@@ -387,7 +387,7 @@ function renderBreakdown(r, tz) {
   const parts = r.parts || [], changes = r.changes || [];
   const rows = [
     ...parts.map((p) => h("li", { "data-testid": "part", "data-status": p.status },
-      h("strong", {}, p.time), ": ", p.answer ?? "no answer", " ",
+      h("strong", {}, p.time ?? p.entity), ": ", p.answer ?? "no answer", " ",
       h("span", { class: "hint" }, `(${p.status.replaceAll("_", " ")}${p.evidence ? ", " + p.evidence.doc_id : ""})`))),
     ...changes.map((c) => h("li", { "data-testid": "change", "data-upcoming": c.upcoming ? "yes" : "no" },
       h("strong", {}, `${c.from.doc_id} → ${c.to.doc_id}`),
