@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from chronorag.answer.evidence import to_evidence
-from chronorag.answer.listing import asks_list, listed
+from chronorag.answer.listing import asks_list, list_answer
 from chronorag.flags import Flag
 from chronorag.model import (
     Chunk,
@@ -65,7 +65,7 @@ CHANCELLORS = hit(
 def answer(question: str, *hits: Hit) -> str | None:
     docs = {h.chunk.doc_id: Document(h.chunk.doc_id, text=h.chunk.text) for h in hits}
     items = [to_evidence(h, docs[h.chunk.doc_id], question=question) for h in hits]
-    decision = listed(query(question), hits, items, min_semantic=0.05)
+    decision = list_answer(query(question), hits, items, min_semantic=0.05)
     if decision is not None:
         assert decision.flags == (Flag.LISTED,)
     return None if decision is None else decision.answer

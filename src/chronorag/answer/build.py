@@ -15,7 +15,7 @@ from datetime import tzinfo
 from chronorag.answer import personal, when
 from chronorag.answer.decide import AnswerRules, Decision, decide, semantic
 from chronorag.answer.evidence import best_sentence, to_evidence
-from chronorag.answer.listing import listed
+from chronorag.answer.listing import list_answer
 from chronorag.answer.own_date import own_date
 from chronorag.model import Answer, AnswerStatus, Document, Evidence, Hit, Intent, Query
 from chronorag.rank.authority import AuthorityPrior
@@ -70,7 +70,7 @@ def build_answer(
     elif (dated := own_date(decision, question=query.text, documents=documents,
                             tz=zone)) is not None:
         decision = dated
-    elif (found := listed(query, hits, items, min_semantic=min_semantic)) is not None:
+    elif (found := list_answer(query, hits, items, min_semantic=min_semantic)) is not None:
         decision = replace(found, upcoming=decision.upcoming)
     elif query.understanding.intent is Intent.TIME and not when.asks_clock(query.text):
         decision = _dated(decision, question=query.text, tz=zone)

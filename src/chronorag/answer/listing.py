@@ -21,12 +21,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from chronorag.answer.decide import Decision, semantic
-from chronorag.answer.shape import content_words
+from chronorag.answer.shape import CAPITALIZED, NOT_NAMES, content_words
 from chronorag.flags import Flag
 from chronorag.lang import HAN, has_han
 from chronorag.model import AnswerStatus, Evidence, Hit, Intent, Interval, Query, Sentence
 
-__all__ = ["asks_list", "listed"]
+__all__ = ["asks_list", "list_answer"]
 
 _PLURAL = re.compile(
     r"\bwho\s+(?:were|have\s+been|are\s+all)\b"
@@ -36,15 +36,8 @@ _PLURAL = re.compile(
 # The Chinese words asking for a list name nothing asked about: they are left out of the
 # question's words ("德国总理都有谁" asks about 德国总理).
 _ZH_PLURAL = re.compile(r"都有谁|都有哪些|有哪些|有谁|哪几[个位任家]|历任|历届|先后")
-_NAME_RUN = re.compile(r"[A-Z][\w'’.-]*(?:\s+(?:(?:de|van|von|der|da|di|bin|al|la|le)\s+)?"
-                       r"[A-Z][\w'’.-]*)*")
 # A Chinese sentence names its subject before the verb of holding or joining.
 _ZH_SUBJECT = re.compile(rf"^([{HAN}·]{{2,8}}?)(?:于|在|从|自|曾|担任|出任|就任|加盟|效力)")
-_NOT_NAMES = frozenset({"he", "she", "they", "it", "his", "her", "their", "the", "a", "an",
-                        "in", "on", "at", "from", "after", "before", "since", "until",
-                        "during", "by", "this", "that", "january", "february", "march",
-                        "april", "may", "june", "july", "august", "september", "october",
-                        "november", "december"})
 _ITEM_MARK = re.compile(r"\s-\s|;\s*|；")
 # How many evidence items are read for entries.
 _DEPTH = 10
@@ -63,7 +56,7 @@ def asks_list(question: str) -> bool:
     return bool(_PLURAL.search(question) or _ZH_PLURAL.search(question))
 
 
-def listed(query: Query, hits: Sequence[Hit], items: Sequence[Evidence], *,
+def list_answer(query: Query, hits: Sequence[Hit], items: Sequence[Evidence], *,
            min_semantic: float) -> Decision | None:
     """The list answer of ``query`` from ``hits`` and their evidence ``items`` (in the same
     order), or None when the question asks for no list or fewer than two entries are
@@ -135,9 +128,9 @@ def _name(question: str, sentence: str) -> str | None:
         found = _ZH_SUBJECT.match(sentence.strip())
         return found.group(1) if found and found.group(1) not in question else None
     asked = _stems({w.lower() for w in re.findall(r"[\w'’]+", question)})
-    for run in _NAME_RUN.finditer(sentence):
+    for run in CAPITALIZED.finditer(sentence):
         words = [w.strip(".,'’").lower() for w in run.group(0).split()]
-        if all(w in _NOT_NAMES or _stem(w) in asked for w in words):
+        if all(w in NOT_NAMES or _stem(w) in asked for w in words):
             continue
         return run.group(0).rstrip(".,")
     return None

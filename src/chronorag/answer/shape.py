@@ -131,10 +131,10 @@ _ZH_QUALIFIER = r"(?:不超过|不少于|不低于|不高于|至少|最多|超�
 _ZH_MEASURED = re.compile(rf"{_ZH_QUALIFIER}({_ZH_NUMBER}\s*(?:{_ZH_UNITS})?)")
 # Words a question counts in that need the counted noun after them: "48枚" says nothing.
 _ZH_CLASSIFIERS = frozenset("枚个名位件项本家座条次种所张辆台")
-_CAPITALIZED = re.compile(r"[A-Z][\w'’.-]*(?:\s+(?:(?:de|van|von|der|da|di|bin|al|la|le)\s+)?"
+CAPITALIZED = re.compile(r"[A-Z][\w'’.-]*(?:\s+(?:(?:de|van|von|der|da|di|bin|al|la|le)\s+)?"
                           r"[A-Z][\w'’.-]*)*")
 # Capitalised words that start a sentence or name a month or weekday, not a person.
-_NOT_NAMES = OVERLAP_STOP_WORDS | frozenset({
+NOT_NAMES = OVERLAP_STOP_WORDS | frozenset({
     "he", "she", "they", "we", "you", "our", "my", "after", "before", "during", "since",
     "until", "however", "january", "february", "march", "april", "may", "june", "july",
     "august", "september", "october", "november", "december", "monday", "tuesday",
@@ -350,9 +350,9 @@ def _names(question: str, sentence: str) -> str | None:
     is the Data Protection Officer", names Dr. Maria Keller."""
     asked = {w.lower() for w in re.findall(r"[\w'’]+", question)}
     runs = []
-    for found in _CAPITALIZED.finditer(sentence):
+    for found in CAPITALIZED.finditer(sentence):
         words = [w.strip(".,'’").lower() for w in found.group(0).split()]
-        if all(w in asked or w in _NOT_NAMES for w in words):
+        if all(w in asked or w in NOT_NAMES for w in words):
             continue
         # One capitalised word opening the sentence is as likely a common word.
         if found.start() == 0 and len(words) == 1:
