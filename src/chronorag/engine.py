@@ -21,14 +21,13 @@ from chronorag.config import SearchConfig, get_preset
 from chronorag.coverage import Coverage, store_coverage
 from chronorag.errors import ConfigError, StoreError
 from chronorag.extensions import Extension, IngestExtension, create_extensions
-from chronorag.flags import Flag
 from chronorag.ingest.git_history import git_inputs
 from chronorag.ingest.ids import IdRoot
-from chronorag.model import Answer, AnswerStatus, Asking, Hole, Intent, Interval, Query
+from chronorag.model import Answer, AnswerStatus, Asking, Intent, Interval, Query
 from chronorag.parts import Part, comparison_entities, comparison_times, compose, part_query
 from chronorag.people import Directory, load_directory
 from chronorag.pipeline.accept import Accepted, Linked, accept_dates, accept_versions
-from chronorag.pipeline.chain import uncovered, visible_versions
+from chronorag.pipeline.chain import not_covered, visible_versions
 from chronorag.pipeline.conditions import (
     asker_context,
     check_people,
@@ -47,13 +46,13 @@ from chronorag.pipeline.ingest import (
 )
 from chronorag.pipeline.search import Components, Ranked, search
 from chronorag.pipeline.throttle import Throttled
+from chronorag.pipeline.warm import warm_up
 from chronorag.retrieve.in_store import complete_search
 from chronorag.store.base import Store
 from chronorag.store.search import InStoreSearch
 from chronorag.understand import resolve_as_of, understand
 
 log = logging.getLogger(__name__)
-_WARM_MOMENT = datetime(2000, 1, 1, tzinfo=UTC)
 
 
 class Engine:
@@ -355,7 +354,8 @@ class Engine:
             answer = compose(answer, [Part(e.label, None, self._extended(
                 e.query, self._answered(e.query))) for e in entities])
         elif answer.status is AnswerStatus.NOT_FOUND:
-            answer = self._not_covered(query, answer)
+            answer = not_covered(self.store, query, answer,
+                                 min_semantic=self.config.min_semantic)
         return self.generate(answer) if generate else answer
 
     def _extended(self, query: Query, answer: Answer) -> Answer:
@@ -395,23 +395,6 @@ class Engine:
             return answer
         return changes_answer(answer, versions, period=query.constraint.interval)
 
-    def _not_covered(self, query: Query, answer: Answer) -> Answer:
-        """A ``not_found`` answer whose most relevant document has no stored version that
-        applies at ``as_of`` names the period none covers (``time_not_covered``)."""
-        first = next((e for e in (*answer.evidence, *answer.upcoming)
-                      if e.scores.get("semantic", 0.0) >= self.config.min_semantic
-                      and Flag.NOT_APPLICABLE not in e.flags), None)
-        if first is None:
-            return answer
-        versions = (visible_versions(self.store, first.doc_id, user=query.user,
-                                     admin=query.admin)
-                    or self.store.documents([first.doc_id], text=False))
-        hole = uncovered(versions, at=query.as_of)
-        if hole is None:
-            return answer
-        return replace(answer, flags=(*answer.flags, Flag.TIME_NOT_COVERED),
-                       uncovered=Hole(first.doc_id, first.title, hole.start, hole.end))
-
     def generate(self, answer: Answer, *, tz: tzinfo | None = None,
                  on_text: Callable[[str], None] | None = None) -> Answer:
         """The engine's ``llm`` writes the answer from ``answer``'s evidence; it is used only
@@ -435,30 +418,7 @@ class Engine:
         """Load the models of the configured pipeline in a background thread, so a first
         question's understanding and retrieval run while they load (model loading mostly
         runs outside the GIL). Optional: components load on first use anyway."""
-        config = self.config
-        reranker = self.components.reranker(config.reranker, top_n=config.rerank_top,
-                                            judges=config.judges)
-        late = self.components.late_order(config.late) if config.late else None
-        dense = (self.components.embedder(config.embedder)
-                 if "dense" in config.retrievers else None)
-
-        def load() -> None:
-            try:
-                warm = getattr(reranker, "warm_up", None)
-                if warm is not None:
-                    warm()
-                if late is not None:
-                    late.encoder.encode(["warm up"], kind="query")
-                if dense is not None:
-                    dense.embed(["warm up"], kind="query")
-                # Compiles the time-expression scanners; a fixed moment, no clock read.
-                understand("in 2020", now=_WARM_MOMENT, tz=self.tz, people=Directory())
-            except Exception:  # the question itself will meet and report the problem
-                log.debug("warm-up failed", exc_info=True)
-
-        thread = threading.Thread(target=load, name="chronorag-warm-up", daemon=True)
-        thread.start()
-        return thread
+        return warm_up(self.components, self.config, tz=self.tz)
 
     def load_people(self, path: str | Path) -> Directory:
         """Validate a people file and replace the stored people and access grants with it.

@@ -4,10 +4,12 @@ the period none of them applies in, around a time asked about."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from datetime import datetime
 from typing import Protocol
 
-from chronorag.model import Document, Interval, Status
+from chronorag.flags import Flag
+from chronorag.model import Answer, Document, Hole, Interval, Query, Status
 from chronorag.rank.links import version_lineages
 from chronorag.rank.validity import ValidityIndex
 from chronorag.store.base import DocumentStore, PeopleStore
@@ -62,3 +64,21 @@ def uncovered(versions: Sequence[Document], *, at: datetime) -> Interval | None:
     if not ended and not later:
         return None
     return Interval(max(ended, default=None), min(later, default=None))
+
+
+def not_covered(store: VersionStore, query: Query, answer: Answer, *,
+                min_semantic: float) -> Answer:
+    """A ``not_found`` answer whose most relevant document has no stored version that
+    applies at ``as_of`` names the period none covers (``time_not_covered``)."""
+    first = next((e for e in (*answer.evidence, *answer.upcoming)
+                  if e.scores.get("semantic", 0.0) >= min_semantic
+                  and Flag.NOT_APPLICABLE not in e.flags), None)
+    if first is None:
+        return answer
+    versions = (visible_versions(store, first.doc_id, user=query.user, admin=query.admin)
+                or store.documents([first.doc_id], text=False))
+    hole = uncovered(versions, at=query.as_of)
+    if hole is None:
+        return answer
+    return replace(answer, flags=(*answer.flags, Flag.TIME_NOT_COVERED),
+                   uncovered=Hole(first.doc_id, first.title, hole.start, hole.end))
