@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import importlib
 import importlib.metadata
 import importlib.util
 import os
@@ -17,6 +18,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -118,6 +120,18 @@ def register_test_embedders() -> None:
     for name in TEST_EMBEDDERS:
         if name not in EMBEDDERS:
             EMBEDDERS.add(name, lambda _n=name: HashEmbedder(_n))
+
+
+
+def hash_embedder_cli() -> ModuleType:
+    """tests/hash_embedder_cli.py, the script that runs the real command line with the
+    test embedders, imported as the top-level module its subprocesses also load."""
+    folder = str(Path(__file__).parent)
+    sys.path.insert(0, folder)
+    try:
+        return importlib.import_module("hash_embedder_cli")
+    finally:
+        sys.path.remove(folder)
 
 
 @pytest.fixture

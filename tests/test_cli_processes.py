@@ -3,7 +3,6 @@ while an ingest runs, two ingests serialise and both complete."""
 
 from __future__ import annotations
 
-import importlib
 import json
 import os
 import random
@@ -12,7 +11,6 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
@@ -21,18 +19,12 @@ from chronorag.pipeline.ingest import EMBED_TEXT_VERSION
 from chronorag.store.base import derivation
 from chronorag.store.sqlite import SQLiteStore
 
+from .conftest import hash_embedder_cli
+
 DRIVER = Path(__file__).parent / "hash_embedder_cli.py"
 
 
-def _load_driver() -> ModuleType:
-    sys.path.insert(0, str(DRIVER.parent))
-    try:
-        return importlib.import_module("hash_embedder_cli")
-    finally:
-        sys.path.remove(str(DRIVER.parent))
-
-
-cli_driver = _load_driver()
+cli_driver = hash_embedder_cli()
 LAYER = Path(__file__).parent / "cases" / "semantic" / "retail.yaml"
 pytestmark = pytest.mark.slow
 

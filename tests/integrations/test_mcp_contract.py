@@ -5,12 +5,8 @@ with the default pipeline's rules and no model."""
 
 from __future__ import annotations
 
-import importlib
 import json
 import os
-import sys
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import anyio
@@ -18,6 +14,7 @@ import pytest
 from mcp import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
+from ..conftest import hash_embedder_cli
 from ..contract_golden import (
     GOLDEN,
     NOW,
@@ -30,17 +27,7 @@ from ..contract_golden import (
     without_models,
 )
 
-
-def _load_driver() -> ModuleType:
-    # As tests/test_cli_processes.py does: the driver is a script beside the tests.
-    sys.path.insert(0, str(Path(__file__).parents[1]))
-    try:
-        return importlib.import_module("hash_embedder_cli")
-    finally:
-        sys.path.remove(str(Path(__file__).parents[1]))
-
-
-driver = _load_driver()
+driver = hash_embedder_cli()
 ASKED = [a for a in QUESTIONS if not a.admin]  # the tool has no admin view
 
 

@@ -5,13 +5,11 @@ model is loaded."""
 
 from __future__ import annotations
 
-import importlib
 import json
 import sys
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import anyio
@@ -25,18 +23,9 @@ from chronorag.engine import Engine
 from chronorag.integrations.mcp_server import Tools
 
 from ..answer.recorded_llm import RecordedLLM, Reply
+from ..conftest import hash_embedder_cli
 
-
-def _load_driver() -> ModuleType:
-    # As tests/test_cli_processes.py does: the driver is a script beside the tests.
-    sys.path.insert(0, str(Path(__file__).parents[1]))
-    try:
-        return importlib.import_module("hash_embedder_cli")
-    finally:
-        sys.path.remove(str(Path(__file__).parents[1]))
-
-
-driver = _load_driver()
+driver = hash_embedder_cli()
 
 CASES = Path(__file__).parents[1] / "cases"
 NOW = DEMO_NOW.isoformat()
