@@ -112,9 +112,14 @@ def comparison_entities(query: Query, *, conditions: Callable[[], Mapping[str, S
 
 def _names(text: str, value: str) -> bool:
     """Does ``text`` name ``value`` (a whole word in Latin script, anywhere in CJK)?"""
-    if has_han(value):
-        return value in text
-    return re.search(rf"(?<!\w){re.escape(value)}(?!\w)", text, re.IGNORECASE) is not None
+    left, right = _bounds(value)
+    return re.search(rf"{left}{re.escape(value)}{right}", text, re.IGNORECASE) is not None
+
+
+def _bounds(name: str) -> tuple[str, str]:
+    """The lookarounds that make ``name`` a whole word: a Latin name is one; a CJK one has
+    no word boundary ("华北的")."""
+    return ("", "") if has_han(name) else (r"(?<!\w)", r"(?!\w)")
 
 
 # A conjunction joining compared names: removed with the name it joins.
@@ -124,8 +129,7 @@ _JOINED = r"(?:和|与|及|跟|以及|、|,|，|\band\b|\bor\b|\bvs\.?|\bversus\
 def _without(text: str, names: Sequence[str]) -> str:
     """``text`` without ``names``, each with the conjunction before it (else after it)."""
     for name in names:
-        # A Latin name is a whole word; a CJK one has no word boundary ("华北的").
-        left, right = ("", "") if has_han(name) else (r"(?<!\w)", r"(?!\w)")
+        left, right = _bounds(name)
         escaped = re.escape(name)
         before = re.compile(rf"\s*{_JOINED}\s*{escaped}{right}", re.IGNORECASE)
         after = re.compile(rf"{left}{escaped}\s*{_JOINED}\s*", re.IGNORECASE)

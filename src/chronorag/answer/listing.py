@@ -108,7 +108,7 @@ def _entries(question: str, sentence: Sentence, item: Evidence, *, period: Inter
                     default=None)
         end = max((m.interval.end for m in own if m.interval.end is not None), default=None)
         name = _name(question, sentence.text[lo:hi])
-        if own and name and _meets(Interval(start, end), period):
+        if own and name and Interval(start, end).overlaps(period):
             when = ", ".join(dict.fromkeys(m.text for m in own))
             out.append(_Entry(name, when, start.timestamp() if start else float("-inf"), item))
     return out
@@ -134,12 +134,6 @@ def _name(question: str, sentence: str) -> str | None:
             continue
         return run.group(0).rstrip(".,")
     return None
-
-
-def _meets(fact: Interval, period: Interval) -> bool:
-    """Half-open intervals that share a moment (an open side reaches everything)."""
-    return ((period.end is None or fact.start is None or fact.start < period.end)
-            and (period.start is None or fact.end is None or period.start < fact.end))
 
 
 def _stem(word: str) -> str:
