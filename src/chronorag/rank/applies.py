@@ -37,10 +37,10 @@ def apply_conditions(hits: Sequence[Hit], upcoming: Sequence[Hit], *,
             hit, applicable=hit.applicable and verdict.applies,
             flags=tuple(dict.fromkeys((*hit.flags, flag))))
     evidence = [judged[id(h)] for h in hits]
-    kept = {id(judged[id(h)]) for h in upcoming if id(h) in judged
-            and Flag.NOT_APPLICABLE not in judged[id(h)].flags}
+    # Upcoming hits are hits of the evidence (``apply_validity``), judged above.
+    later = [judged[id(h)] for h in upcoming if id(h) in judged]
     return ([h for h in evidence if h.applicable] + [h for h in evidence if not h.applicable],
-            [h for h in evidence if id(h) in kept])
+            [h for h in later if Flag.NOT_APPLICABLE not in h.flags])
 
 
 def _conditions(hit: Hit, documents: Mapping[str, Document]) -> Mapping[str, tuple[str, ...]]:
