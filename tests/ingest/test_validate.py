@@ -3,6 +3,9 @@ a document comes from the ingest schema."""
 
 from __future__ import annotations
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from chronorag.contract import field_names
 from chronorag.ingest.schema import DocumentSchema
 from chronorag.ingest.validate import RawRecord, build_document
@@ -53,3 +56,19 @@ def test_applies_to_is_an_object_of_value_lists() -> None:
         "f.jsonl:3: applies_to: a condition key must be a non-empty string"]
     doc, errors = read({})
     assert errors == [] and doc is not None and "applies_to" not in doc.to_json()
+
+
+_JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=12),
+                     lambda inner: st.lists(inner, max_size=3)
+                     | st.dictionaries(st.text(max_size=8), inner, max_size=3), max_leaves=8)
+
+
+@given(_JSON)
+def test_any_applies_to_is_a_document_or_a_reason(value: object) -> None:
+    doc, errors = build_document(RawRecord("f.jsonl", 1, {"id": "a", "text": "Body.",
+                                                         "applies_to": value}, "f.jsonl:1"))
+    assert (doc is None) == bool(errors)
+    assert all(e.field.startswith("applies_to") and e.reason for e in errors)
+    if doc is not None:
+        assert all(k and v and all(isinstance(x, str) and x for x in v)
+                   for k, v in doc.applies_to.items())

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from chronorag.errors import ValidationError
 from chronorag.people import parse_directory
@@ -77,3 +79,16 @@ def test_file_shape(text: str) -> None:
     expected = ('file: must be a JSON object with "people" and "access"' if text == "[]"
                 else "people: required: a list of {id, name, aliases}")
     assert _errors(text) == [f"p.json:1: {expected}"]
+
+
+@given(st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=12),
+                    lambda inner: st.lists(inner, max_size=3)
+                    | st.dictionaries(st.text(max_size=8), inner, max_size=3), max_leaves=8))
+def test_any_attributes_are_a_person_or_a_reason(value: object) -> None:
+    text = json.dumps({"people": [{"id": "a", "name": "Ann", "attributes": value}]})
+    try:
+        directory = parse_directory(text, path="p.json")
+    except ValidationError as exc:
+        assert all(e.reason and e.path == "p.json" for e in exc.errors)
+    else:
+        assert all(isinstance(v, str) and v for v in directory.people[0].attributes.values())
