@@ -26,8 +26,7 @@ from typing import Any
 
 from chronorag import Engine
 from chronorag.answer.build import build_answer
-from chronorag.config import get_preset
-from chronorag.evaluate.harness import forget_question_vectors, stated_time
+from chronorag.evaluate.harness import forget_question_vectors, method_config, stated_time
 from chronorag.evaluate.metrics import gold_time, judge_short_answer, percentile
 
 KS = (1, 5, 10, 25, 50)
@@ -35,7 +34,7 @@ INGESTED = datetime(2026, 1, 1, tzinfo=UTC)
 
 
 def _one(engine: Engine, q: dict[str, Any], method: str) -> dict[str, Any]:
-    config = get_preset("default" if method == "chronorag" else method)
+    config = method_config(method)
     forget_question_vectors(engine, config)
     now = datetime.fromisoformat(q["now"]).replace(tzinfo=UTC)
     started = time.perf_counter()

@@ -36,6 +36,9 @@ class SearchConfig:
         candidates: how many candidates each retriever returns.
         reranker: registered reranker name ("cross-encoder", "none", ...).
         rerank_top: how many fused candidates the reranker sees.
+        rerank_enough: a relevance (0-1) at which a window reranker stops reading: it
+            judges the first half of its ``rerank_top`` and the rest only when none of
+            those reached it (None: it reads them all at once).
         temporal: temporal scorer name ("none", "mrag", "chronorag").
         weights: RRF weight of each retriever, by name (a missing name weighs 1.0).
         embedder: registered embedder name for dense retrieval.
@@ -65,6 +68,7 @@ class SearchConfig:
     candidates: int = 100
     reranker: str = "cross-encoder"
     rerank_top: int = 50
+    rerank_enough: float | None = None
     temporal: str = "none"
     # bm25 at full weight drags multilingual-e5 down on TimeQA (benchmarks/results/retrieval.md)
     weights: tuple[tuple[str, float], ...] = (("keyword", 0.5), ("dense", 1.0))
@@ -90,7 +94,8 @@ PRESETS: dict[str, SearchConfig] = {
     "hybrid+rerank": SearchConfig("hybrid+rerank", validity=False),
     "mrag": SearchConfig("mrag", temporal="mrag", validity=False),
     "product": SearchConfig("product", temporal="product", validity=False),
-    "default": SearchConfig("default", reranker="windows", rerank_top=8,
+    # rerank_enough: benchmarks/README.md §39.
+    "default": SearchConfig("default", reranker="windows", rerank_top=8, rerank_enough=0.95,
                             temporal="chronorag", late="colbert-small", prerank="time"),
 }
 

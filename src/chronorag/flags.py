@@ -38,6 +38,9 @@ class Flag(enum.StrEnum):
 
     # Relevance without the cross-encoder's judgement (``rank.rerank_ce``).
     NOT_RERANKED = "not_reranked"
+    # Not judged because a passage before it already was, relevant enough
+    # (``SearchConfig.rerank_enough``); also ``not_reranked``.
+    RERANK_STOPPED = "rerank_stopped"
     RERANK_SKIPPED_CJK = "rerank_skipped_cjk"
 
     # An evidence item that cannot decide (``answer.evidence``, ``answer.headings``).

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from chronorag.engine import Engine
+from chronorag.errors import ConfigError
 from chronorag.evaluate.harness import (
     EVAL_NOW,
     KS,
@@ -53,6 +54,30 @@ def test_evaluate_configs_reports_each_configuration_under_its_name(
     assert list(results) == ["keyword", "keyword, one candidate"]
     assert results["keyword"].answer_ranks == by_method["bm25"].answer_ranks
     assert all(len(r.latencies_ms) == len(questions) for r in results.values())
+
+
+def test_a_method_may_change_fields_of_its_preset_by_name() -> None:
+    variant = method_config("chronorag@rerank_top=6@rerank_enough=none@late=@validity=false")
+    assert variant == replace(method_config("chronorag"), name=variant.name, rerank_top=6,
+                              rerank_enough=None, late="", validity=False)
+    assert variant.name == "chronorag@rerank_top=6@rerank_enough=none@late=@validity=false"
+    assert method_config("hybrid@retrievers=keyword@min_semantic=0.2").retrievers == (
+        "keyword",)
+    assert method_config("hybrid@index=store").index == "store"
+
+
+@pytest.mark.parametrize("name, message", [
+    ("chronorag@colour=red", "FIELD one of candidates, "),
+    ("chronorag@rerank_top", "expected FIELD=VALUE"),
+    ("chronorag@rerank_top=six", "rerank_top takes int, not 'six'"),
+    ("chronorag@validity=maybe", "validity takes bool"),
+    ("chronorag@weights=1", "weights takes tuple"),
+    ("chronorag@index=cloud", "unknown index 'cloud'"),
+    ("nope@rerank_top=6", "unknown search preset 'nope'"),
+])
+def test_a_change_no_field_can_take_is_refused_by_name(name: str, message: str) -> None:
+    with pytest.raises(ConfigError, match=message):
+        method_config(name)
 
 
 # --- dated questions (LoCoMo-style): now, user, document-id evidence, categories ----------

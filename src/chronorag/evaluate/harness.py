@@ -6,13 +6,14 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from datetime import UTC, datetime
 from typing import Any
 
 from chronorag.answer.build import build_answer
 from chronorag.config import SearchConfig, get_preset
 from chronorag.engine import Engine
+from chronorag.errors import ConfigError
 from chronorag.evaluate.metrics import (
     Span,
     answer_hit_ranks,
@@ -88,8 +89,41 @@ def _mean(values: Sequence[bool]) -> float:
 
 
 def method_config(name: str) -> SearchConfig:
-    """The search configuration a benchmark method name stands for."""
-    return get_preset("default" if name == "chronorag" else name)
+    """The search configuration a benchmark method name stands for: a preset
+    ("chronorag" is the default), or a preset with fields changed, each as ``@field=value``
+    ("chronorag@rerank_top=6@rerank_enough=none"), so a variant is measured beside its
+    preset in one run by a command anyone can repeat."""
+    preset, *changes = name.split("@")
+    config = get_preset("default" if preset == "chronorag" else preset)
+    if not changes:
+        return config
+    values = dict(_field_value(config, change) for change in changes)
+    return replace(config, name=name, **values)
+
+
+_SETTABLE = {"int": int, "float": float, "str": str, "float | None": float, "IndexPlace": str}
+
+
+def _field_value(config: SearchConfig, change: str) -> tuple[str, Any]:
+    """``field=value`` read by the field's type (``none`` for no value, ``a/b`` for a
+    tuple of names); a field that cannot be set this way is refused by name."""
+    key, sep, text = change.partition("=")
+    kinds = {f.name: str(f.type) for f in fields(config) if f.name != "name"}
+    kind = kinds.get(key)
+    if not sep or kind is None:
+        raise ConfigError(f"method change {change!r}: expected FIELD=VALUE with FIELD one of "
+                          f"{', '.join(sorted(kinds))}")
+    try:
+        if text == "none" and kind.endswith("| None"):
+            return key, None
+        if kind == "bool" and text in ("true", "false"):
+            return key, text == "true"
+        if kind == "tuple[str, ...]":
+            return key, tuple(t for t in text.split("/") if t)
+        return key, _SETTABLE[kind](text)
+    except (KeyError, ValueError):
+        raise ConfigError(f"method change {change!r}: {key} takes {kind}, "
+                          f"not {text!r}") from None
 
 
 def evaluate(

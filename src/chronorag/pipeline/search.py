@@ -119,11 +119,13 @@ class Components:
             self._retrievers[key] = factories[name]()
         return self._retrievers[key]
 
-    def reranker(self, name: str, *, top_n: int, judges: tuple[str, ...] = ()) -> Reranker:
-        key = f"{name}:{top_n}:{','.join(judges)}"
+    def reranker(self, name: str, *, top_n: int, judges: tuple[str, ...] = (),
+                 enough: float | None = None) -> Reranker:
+        key = f"{name}:{top_n}:{','.join(judges)}:{enough}"
         if key not in self._rerankers:
             # A second depth costs no second model: rerankers share onnxruntime sessions.
-            context = RerankContext(top_n=top_n, titles=self.title, judge=self.judge(judges))
+            context = RerankContext(top_n=top_n, enough=enough, titles=self.title,
+                                    judge=self.judge(judges))
             self._rerankers[key] = RERANKERS.create(name, context=context)
         return self._rerankers[key]
 
@@ -230,7 +232,7 @@ def _search_once(query: Query, *, config: SearchConfig, components: Components) 
     hits = _timed(timings, "retrieve", lambda: _candidates(query, config, components, scope))
     components.documents_for(h.chunk.doc_id for h in hits)  # one read for every title
     reranker = components.reranker(config.reranker, top_n=config.rerank_top,
-                                   judges=config.judges)
+                                   judges=config.judges, enough=config.rerank_enough)
     # Every candidate goes in: the reranker judges its own ``top_n`` (chosen by
     # ``rerank_top``) and ranks the rest behind them, flagged ``not_reranked``.
     # Stages hand scores on by name (``semantic`` to the temporal stage, ``combined`` to

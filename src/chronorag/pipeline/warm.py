@@ -22,7 +22,7 @@ def warm_up(components: Components, config: SearchConfig, *, tz: tzinfo) -> thre
     ``config``, and compile the time-expression scanners; returns the started thread. A
     failure is left for the question itself to meet and report."""
     reranker = components.reranker(config.reranker, top_n=config.rerank_top,
-                                   judges=config.judges)
+                                   judges=config.judges, enough=config.rerank_enough)
     late = components.late_order(config.late) if config.late else None
     dense = components.embedder(config.embedder) if "dense" in config.retrievers else None
 

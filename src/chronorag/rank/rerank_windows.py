@@ -32,7 +32,7 @@ from chronorag.lang import OVERLAP_STOP_WORDS
 from chronorag.model import Chunk, Hit, Intent, Query, Sentence
 from chronorag.rank.multilingual import MultilingualJudge, levels
 from chronorag.rank.rerank_ce import CrossEncoderReranker, fallback, unjudged
-from chronorag.rank.rerank_none import fallback_semantics
+from chronorag.rank.rerank_none import fallback_semantics, with_scores
 from chronorag.rank.temporal import sentence_fits
 from chronorag.retrieve.tokenize import is_mostly_cjk
 
@@ -52,6 +52,9 @@ class WindowReranker:
         judge: judges the pairs the model cannot read (mostly-Chinese question or
             passage); it costs no model run per passage, so it judges ``judge_top``.
         judge_top: how deep in the list the judge looks.
+        enough: the model reads the windows of the first half of the head, and those of
+            the rest only when no passage of that half reached this relevance (None: all
+            at once); passages left unread follow unjudged (``unjudged``).
     """
 
     name = "windows"
@@ -59,8 +62,10 @@ class WindowReranker:
     def __init__(self, *, top_n: int = 10, per_chunk: int = 2, context: int = 0,
                  max_length: int = 128, batch_size: int = 8,
                  titles: Callable[[str], str] | None = None,
-                 judge: MultilingualJudge | None = None, judge_top: int = 10) -> None:
+                 judge: MultilingualJudge | None = None, judge_top: int = 10,
+                 enough: float | None = None) -> None:
         self.top_n = top_n
+        self.enough = enough
         self.judge = judge
         self.judge_top = judge_top
         self.titles = titles
@@ -101,6 +106,20 @@ class WindowReranker:
         return judged + unjudged(tail, floor=floor)
 
     def _cross_encode(self, query: Query, head: list[Hit]) -> list[Hit]:
+        # A when-question is answered from the record that says when, often not the most
+        # relevant one; a count or a change reads several records: every record of the
+        # head needs its own judgement.
+        if self.enough is None or not head or \
+                query.understanding.intent is not Intent.CONTENT:
+            return self._read(query, head)
+        judged = self._read(query, head[: (len(head) + 1) // 2])
+        if max(h.scores["semantic"] for h in judged) < self.enough:
+            return judged + self._read(query, head[len(judged):])
+        floor = min(h.scores["semantic"] for h in judged)
+        return judged + [with_scores(h, flags=(Flag.RERANK_STOPPED,))
+                         for h in unjudged(head[len(judged):], floor=floor)]
+
+    def _read(self, query: Query, head: list[Hit]) -> list[Hit]:
         if not head:
             return []
         windows = [(i, s, text) for i, hit in enumerate(head)

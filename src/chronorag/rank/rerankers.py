@@ -27,18 +27,21 @@ class RerankContext:
 
     Attributes:
         top_n: how many candidates the reranker judges (``SearchConfig.rerank_top``).
+        enough: the relevance at which it may stop reading (``SearchConfig.rerank_enough``).
         titles: document id -> title, the context a window is read in.
         judge: the multilingual judge for pairs an English model cannot read (None: none).
     """
 
     top_n: int = 10
+    enough: float | None = None
     titles: Callable[[str], str] | None = None
     judge: MultilingualJudge | None = None
 
 
 def window_options(context: RerankContext) -> dict[str, Any]:
     """The keyword arguments of ``WindowReranker`` (or a subclass) a context gives."""
-    return {"top_n": context.top_n, "titles": context.titles, "judge": context.judge}
+    return {"top_n": context.top_n, "enough": context.enough, "titles": context.titles,
+            "judge": context.judge}
 
 
 def _cross_encoder(*, context: RerankContext) -> Reranker:

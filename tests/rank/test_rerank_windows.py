@@ -1,0 +1,93 @@
+"""The window reranker's reading rules, with a model whose judgements the test sets."""
+
+from collections.abc import Sequence
+from datetime import UTC, datetime
+
+import numpy as np
+import pytest
+
+from chronorag.flags import Flag
+from chronorag.model import Chunk, Hit, Intent, Query, Understanding
+from chronorag.rank.rerank_windows import WindowReranker
+
+
+class Judgements:
+    """Stands in for the cross-encoder: a logit per passage text, every call recorded."""
+
+    def __init__(self, logits: dict[str, float]) -> None:
+        self.logits = logits
+        self.calls: list[list[str]] = []
+
+    def score(self, question: str, texts: Sequence[str]) -> np.ndarray:
+        self.calls.append(list(texts))
+        return np.array([self.logits[t] for t in texts], dtype=np.float32)
+
+
+def query(text: str, *, intent: Intent = Intent.CONTENT) -> Query:
+    now = datetime(2026, 1, 1, tzinfo=UTC)
+    return Query(text=text, now=now, as_of=now,
+                 understanding=Understanding(question=text, content=text, intent=intent))
+
+
+def hits(texts: Sequence[str]) -> list[Hit]:
+    return [Hit(chunk=Chunk(id=t, doc_id=t, index=0, start=0, end=len(t), text=t),
+                score=1.0 / (i + 1), scores={"rrf": 1.0 / (i + 1)})
+            for i, t in enumerate(texts)]
+
+
+def reranker(logits: dict[str, float], *, enough: float | None,
+             top_n: int = 4) -> WindowReranker:
+    out = WindowReranker(top_n=top_n, enough=enough)
+    out.model = Judgements(logits)  # type: ignore[assignment]
+    return out
+
+
+PASSAGES = ["alpha", "beta", "gamma", "delta", "epsilon"]
+
+
+def calls(model: WindowReranker) -> list[list[str]]:
+    return model.model.calls  # type: ignore[attr-defined]
+
+
+def test_a_relevant_enough_first_stage_leaves_the_rest_unread_and_says_so():
+    model = reranker({"alpha": 0.0, "beta": 4.0, "gamma": 6.0, "delta": 1.0}, enough=0.95)
+    ranked = model.rerank(query("Which one?"), hits(PASSAGES))
+    assert calls(model) == [["alpha", "beta"]]
+    assert [h.chunk.id for h in ranked] == ["beta", "alpha", "gamma", "delta", "epsilon"]
+    for h in ranked[2:4]:
+        assert {Flag.NOT_RERANKED, Flag.RERANK_STOPPED} <= set(h.flags)
+        assert h.scores["semantic"] <= ranked[1].scores["semantic"]
+    assert Flag.RERANK_STOPPED not in ranked[4].flags  # beyond top_n: never in the head
+
+
+def test_the_second_half_is_read_when_no_passage_of_the_first_is_relevant_enough():
+    texts = [f"passage {i}" for i in range(10)]
+    logits = dict.fromkeys(texts, 1.0) | {"passage 6": 9.0}
+    model = reranker(logits, enough=0.95, top_n=8)
+    ranked = model.rerank(query("Which one?"), hits(texts))
+    assert calls(model) == [texts[:4], texts[4:8]]
+    assert ranked[0].chunk.id == "passage 6"
+    assert not any(Flag.RERANK_STOPPED in h.flags for h in ranked)
+    assert [Flag.NOT_RERANKED in h.flags for h in ranked] == [False] * 8 + [True] * 2
+
+
+def test_an_odd_head_reads_the_larger_half_first():
+    texts = [f"passage {i}" for i in range(5)]
+    model = reranker(dict.fromkeys(texts, 1.0) | {"passage 2": 5.0}, enough=0.95, top_n=5)
+    ranked = model.rerank(query("Which one?"), hits(texts))
+    assert calls(model) == [texts[:3]]
+    assert [Flag.RERANK_STOPPED in h.flags for h in ranked] == [False] * 3 + [True] * 2
+
+
+@pytest.mark.parametrize("enough, intent", [(None, Intent.CONTENT), (0.95, Intent.TIME),
+                                           (0.95, Intent.COUNT), (0.95, Intent.CHANGE)])
+def test_all_is_read_at_once_without_a_level_or_when_the_answer_reads_several(enough, intent):
+    model = reranker({"alpha": 9.0, "beta": 4.0, "gamma": 6.0, "delta": 1.0}, enough=enough)
+    ranked = model.rerank(query("When?", intent=intent), hits(PASSAGES))
+    assert calls(model) == [["alpha", "beta", "gamma", "delta"]]
+    assert [h.chunk.id for h in ranked[:4]] == ["alpha", "gamma", "beta", "delta"]
+
+
+def test_no_passage_no_reading():
+    model = reranker({}, enough=0.95)
+    assert model.rerank(query("Which one?"), []) == [] and calls(model) == []
