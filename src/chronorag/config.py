@@ -94,8 +94,9 @@ PRESETS: dict[str, SearchConfig] = {
     "hybrid+rerank": SearchConfig("hybrid+rerank", validity=False),
     "mrag": SearchConfig("mrag", temporal="mrag", validity=False),
     "product": SearchConfig("product", temporal="product", validity=False),
-    # rerank_enough: benchmarks/README.md §39.
-    "default": SearchConfig("default", reranker="windows", rerank_top=8, rerank_enough=0.95,
+    # rerank_enough stays off: the passages it leaves unread are the later versions and
+    # the rules for other askers the answer must weigh (benchmarks/README.md §39).
+    "default": SearchConfig("default", reranker="windows", rerank_top=8,
                             temporal="chronorag", late="colbert-small", prerank="time"),
 }
 

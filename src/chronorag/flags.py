@@ -40,7 +40,7 @@ class Flag(enum.StrEnum):
     NOT_RERANKED = "not_reranked"
     # Not judged because a passage before it already was, relevant enough
     # (``SearchConfig.rerank_enough``); also ``not_reranked``.
-    RERANK_STOPPED = "rerank_stopped"
+    RERANK_CUT_SHORT = "rerank_cut_short"
     RERANK_SKIPPED_CJK = "rerank_skipped_cjk"
 
     # An evidence item that cannot decide (``answer.evidence``, ``answer.headings``).

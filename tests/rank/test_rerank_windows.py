@@ -55,9 +55,9 @@ def test_a_relevant_enough_first_stage_leaves_the_rest_unread_and_says_so():
     assert calls(model) == [["alpha", "beta"]]
     assert [h.chunk.id for h in ranked] == ["beta", "alpha", "gamma", "delta", "epsilon"]
     for h in ranked[2:4]:
-        assert {Flag.NOT_RERANKED, Flag.RERANK_STOPPED} <= set(h.flags)
+        assert {Flag.NOT_RERANKED, Flag.RERANK_CUT_SHORT} <= set(h.flags)
         assert h.scores["semantic"] <= ranked[1].scores["semantic"]
-    assert Flag.RERANK_STOPPED not in ranked[4].flags  # beyond top_n: never in the head
+    assert Flag.RERANK_CUT_SHORT not in ranked[4].flags  # beyond top_n: never in the head
 
 
 def test_the_second_half_is_read_when_no_passage_of_the_first_is_relevant_enough():
@@ -67,7 +67,7 @@ def test_the_second_half_is_read_when_no_passage_of_the_first_is_relevant_enough
     ranked = model.rerank(query("Which one?"), hits(texts))
     assert calls(model) == [texts[:4], texts[4:8]]
     assert ranked[0].chunk.id == "passage 6"
-    assert not any(Flag.RERANK_STOPPED in h.flags for h in ranked)
+    assert not any(Flag.RERANK_CUT_SHORT in h.flags for h in ranked)
     assert [Flag.NOT_RERANKED in h.flags for h in ranked] == [False] * 8 + [True] * 2
 
 
@@ -76,7 +76,7 @@ def test_an_odd_head_reads_the_larger_half_first():
     model = reranker(dict.fromkeys(texts, 1.0) | {"passage 2": 5.0}, enough=0.95, top_n=5)
     ranked = model.rerank(query("Which one?"), hits(texts))
     assert calls(model) == [texts[:3]]
-    assert [Flag.RERANK_STOPPED in h.flags for h in ranked] == [False] * 3 + [True] * 2
+    assert [Flag.RERANK_CUT_SHORT in h.flags for h in ranked] == [False] * 3 + [True] * 2
 
 
 @pytest.mark.parametrize("enough, intent", [(None, Intent.CONTENT), (0.95, Intent.TIME),

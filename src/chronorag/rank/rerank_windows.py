@@ -116,7 +116,7 @@ class WindowReranker:
         if max(h.scores["semantic"] for h in judged) < self.enough:
             return judged + self._read(query, head[len(judged):])
         floor = min(h.scores["semantic"] for h in judged)
-        return judged + [with_scores(h, flags=(Flag.RERANK_STOPPED,))
+        return judged + [with_scores(h, flags=(Flag.RERANK_CUT_SHORT,))
                          for h in unjudged(head[len(judged):], floor=floor)]
 
     def _read(self, query: Query, head: list[Hit]) -> list[Hit]:
