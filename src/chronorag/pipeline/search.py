@@ -63,7 +63,7 @@ class Components:
         self.indexes = indexes or Indexes(store)
         self._embedders: dict[str, Embedder] = {}
         self._retrievers: dict[str, Retriever] = {}
-        self._rerankers: dict[str, Reranker] = {}
+        self._rerankers: dict[tuple[str, int, float | None, tuple[str, ...]], Reranker] = {}
         self._token_encoders: dict[str, TokenEncoder] = {}
         self._late: dict[str, LateOrder] = {}
         self._preranks: dict[str, Reranker] = {}
@@ -119,14 +119,14 @@ class Components:
             self._retrievers[key] = factories[name]()
         return self._retrievers[key]
 
-    def reranker(self, name: str, *, top_n: int, judges: tuple[str, ...] = (),
-                 enough: float | None = None) -> Reranker:
-        key = f"{name}:{top_n}:{','.join(judges)}:{enough}"
+    def reranker(self, config: SearchConfig) -> Reranker:
+        """The reranker of ``config`` (its name, depth, stopping level and judges)."""
+        key = (config.reranker, config.rerank_top, config.rerank_enough, config.judges)
         if key not in self._rerankers:
             # A second depth costs no second model: rerankers share onnxruntime sessions.
-            context = RerankContext(top_n=top_n, enough=enough, titles=self.title,
-                                    judge=self.judge(judges))
-            self._rerankers[key] = RERANKERS.create(name, context=context)
+            context = RerankContext(top_n=config.rerank_top, enough=config.rerank_enough,
+                                    titles=self.title, judge=self.judge(config.judges))
+            self._rerankers[key] = RERANKERS.create(config.reranker, context=context)
         return self._rerankers[key]
 
     def late_order(self, name: str) -> LateOrder:
@@ -231,8 +231,7 @@ def _search_once(query: Query, *, config: SearchConfig, components: Components) 
     scope = _timed(timings, "scope", lambda: build_scope(query, components.store.people()))
     hits = _timed(timings, "retrieve", lambda: _candidates(query, config, components, scope))
     components.documents_for(h.chunk.doc_id for h in hits)  # one read for every title
-    reranker = components.reranker(config.reranker, top_n=config.rerank_top,
-                                   judges=config.judges, enough=config.rerank_enough)
+    reranker = components.reranker(config)
     # Every candidate goes in: the reranker judges its own ``top_n`` (chosen by
     # ``rerank_top``) and ranks the rest behind them, flagged ``not_reranked``.
     # Stages hand scores on by name (``semantic`` to the temporal stage, ``combined`` to

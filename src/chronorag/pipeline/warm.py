@@ -21,8 +21,7 @@ def warm_up(components: Components, config: SearchConfig, *, tz: tzinfo) -> thre
     """Start loading the reranker, the late-interaction encoder and the dense embedder of
     ``config``, and compile the time-expression scanners; returns the started thread. A
     failure is left for the question itself to meet and report."""
-    reranker = components.reranker(config.reranker, top_n=config.rerank_top,
-                                   judges=config.judges, enough=config.rerank_enough)
+    reranker = components.reranker(config)
     late = components.late_order(config.late) if config.late else None
     dense = components.embedder(config.embedder) if "dense" in config.retrievers else None
 
