@@ -37,8 +37,9 @@ class SearchConfig:
         reranker: registered reranker name ("cross-encoder", "none", ...).
         rerank_top: how many fused candidates the reranker sees.
         rerank_enough: a relevance (0-1) at which a window reranker stops reading: it
-            judges the first half of its ``rerank_top`` and the rest only when none of
-            those reached it (None: it reads them all at once).
+            judges the first half of its ``rerank_top``, with the versions and variants
+            of those passages' documents (``Components.kin``), and the rest only when
+            none of those reached it (None: it reads them all at once).
         temporal: temporal scorer name ("none", "mrag", "chronorag").
         weights: RRF weight of each retriever, by name (a missing name weighs 1.0).
         embedder: registered embedder name for dense retrieval.
@@ -94,9 +95,9 @@ PRESETS: dict[str, SearchConfig] = {
     "hybrid+rerank": SearchConfig("hybrid+rerank", validity=False),
     "mrag": SearchConfig("mrag", temporal="mrag", validity=False),
     "product": SearchConfig("product", temporal="product", validity=False),
-    # rerank_enough stays off: the passages it leaves unread are the later versions and
-    # the rules for other askers the answer must weigh (benchmarks/README.md §39).
-    "default": SearchConfig("default", reranker="windows", rerank_top=8,
+    # rerank_enough: past a passage judged this relevant, the rest of the head is read only
+    # where it holds versions or variants of what was read (benchmarks/README.md §40).
+    "default": SearchConfig("default", reranker="windows", rerank_top=8, rerank_enough=0.95,
                             temporal="chronorag", late="colbert-small", prerank="time"),
 }
 

@@ -1,6 +1,6 @@
 """The window reranker's reading rules, with a model whose judgements the test sets."""
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 
 import numpy as np
@@ -35,9 +35,14 @@ def hits(texts: Sequence[str]) -> list[Hit]:
             for i, t in enumerate(texts)]
 
 
-def reranker(logits: dict[str, float], *, enough: float | None,
-             top_n: int = 4) -> WindowReranker:
-    out = WindowReranker(top_n=top_n, enough=enough)
+def unrelated(read: set[str], unread: set[str]) -> set[str]:
+    return set()
+
+
+def reranker(logits: dict[str, float], *, enough: float | None, top_n: int = 4,
+             kin: Callable[[set[str], set[str]], set[str]] | None = unrelated,
+             ) -> WindowReranker:
+    out = WindowReranker(top_n=top_n, enough=enough, kin=kin)
     out.model = Judgements(logits)  # type: ignore[assignment]
     return out
 
@@ -86,6 +91,30 @@ def test_all_is_read_at_once_without_a_level_or_when_the_answer_reads_several(en
     ranked = model.rerank(query("When?", intent=intent), hits(PASSAGES))
     assert calls(model) == [["alpha", "beta", "gamma", "delta"]]
     assert [h.chunk.id for h in ranked[:4]] == ["alpha", "gamma", "beta", "delta"]
+
+
+def test_versions_and_variants_of_the_first_half_are_read_with_it():
+    asked: list[tuple[set[str], set[str]]] = []
+
+    def versions(read: set[str], unread: set[str]) -> set[str]:
+        asked.append((read, unread))
+        return {"delta"} & unread  # delta is a later version of alpha
+
+    logits = {"alpha": 9.0, "beta": 4.0, "gamma": 6.0, "delta": 8.0}
+    model = reranker(logits, enough=0.95, kin=versions)
+    ranked = model.rerank(query("Which one?"), hits(PASSAGES))
+    assert asked == [({"alpha", "beta"}, {"gamma", "delta"})]
+    assert calls(model) == [["alpha", "beta", "delta"]]  # one batch, whatever it scores
+    assert [h.chunk.id for h in ranked[:4]] == ["alpha", "delta", "beta", "gamma"]
+    assert [Flag.RERANK_CUT_SHORT in h.flags for h in ranked[:4]] == [False] * 3 + [True]
+
+
+def test_a_reranker_that_knows_no_relations_never_stops_early():
+    model = reranker({"alpha": 9.0, "beta": 4.0, "gamma": 6.0, "delta": 1.0}, enough=0.95,
+                     kin=None)
+    ranked = model.rerank(query("Which one?"), hits(PASSAGES))
+    assert calls(model) == [["alpha", "beta", "gamma", "delta"]]
+    assert not any(Flag.RERANK_CUT_SHORT in h.flags for h in ranked)
 
 
 def test_no_passage_no_reading():

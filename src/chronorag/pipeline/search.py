@@ -125,7 +125,8 @@ class Components:
         if key not in self._rerankers:
             # A second depth costs no second model: rerankers share onnxruntime sessions.
             context = RerankContext(top_n=config.rerank_top, enough=config.rerank_enough,
-                                    titles=self.title, judge=self.judge(config.judges))
+                                    titles=self.title, judge=self.judge(config.judges),
+                                    kin=self.kin)
             self._rerankers[key] = RERANKERS.create(config.reranker, context=context)
         return self._rerankers[key]
 
@@ -172,6 +173,16 @@ class Components:
             found = {d.id: d for d in self.store.documents(missing, text=False)}
             known.update((i, found.get(i)) for i in missing)
         return {i: d for i in wanted if (d := known[i]) is not None}
+
+    def kin(self, read: set[str], unread: set[str]) -> set[str]:
+        """Those of the ``unread`` documents a reranker must judge beside the ``read``:
+        their versions (linked by ``supersedes`` or ``derived_from``, either way,
+        transitively) and, when any of them applies to some askers only, every one, since
+        the answer weighs each rule for other askers against the best (its variants)."""
+        documents = self.documents_for(read | unread)
+        if any(d.applies_to for d in documents.values()):
+            return set(unread)
+        return unread & self._linked(read)
 
     def validity_for(self, ids: Iterable[str]) -> tuple[ValidityIndex, dict[str, Document]]:
         """The validity index of these documents and of every document linked to them

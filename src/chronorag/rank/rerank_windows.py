@@ -55,6 +55,10 @@ class WindowReranker:
         enough: the model reads the windows of the first half of the head, and those of
             the rest only when no passage of that half reached this relevance (None: all
             at once); passages left unread follow unjudged (``unjudged``).
+        kin: (documents read, documents unread) -> those of the unread that must be
+            judged beside the read ones (their versions, or variants for other askers),
+            read even when one read passage reached ``enough``. None: the reranker knows
+            no relations and never stops early.
     """
 
     name = "windows"
@@ -63,9 +67,11 @@ class WindowReranker:
                  max_length: int = 128, batch_size: int = 8,
                  titles: Callable[[str], str] | None = None,
                  judge: MultilingualJudge | None = None, judge_top: int = 10,
-                 enough: float | None = None) -> None:
+                 enough: float | None = None,
+                 kin: Callable[[set[str], set[str]], set[str]] | None = None) -> None:
         self.top_n = top_n
         self.enough = enough
+        self.kin = kin
         self.judge = judge
         self.judge_top = judge_top
         self.titles = titles
@@ -109,15 +115,23 @@ class WindowReranker:
         # A when-question is answered from the record that says when, often not the most
         # relevant one; a count or a change reads several records: every record of the
         # head needs its own judgement.
-        if self.enough is None or not head or \
+        if self.enough is None or self.kin is None or not head or \
                 query.understanding.intent is not Intent.CONTENT:
             return self._read(query, head)
-        judged = self._read(query, head[: (len(head) + 1) // 2])
+        half = head[: (len(head) + 1) // 2]
+        # One version of a policy, or its rule for one region, being relevant says
+        # nothing of the others: they are worded alike, and the answer weighs each. So
+        # they are read with the first half, whatever it scores.
+        kin = self.kin({h.chunk.doc_id for h in half},
+                       {h.chunk.doc_id for h in head[len(half):]})
+        first = [h for i, h in enumerate(head) if i < len(half) or h.chunk.doc_id in kin]
+        rest = [h for i, h in enumerate(head) if i >= len(half) and h.chunk.doc_id not in kin]
+        judged = self._read(query, first)
         if max(h.scores["semantic"] for h in judged) < self.enough:
-            return judged + self._read(query, head[len(judged):])
+            return judged + self._read(query, rest)
         floor = min(h.scores["semantic"] for h in judged)
         return judged + [with_scores(h, flags=(Flag.RERANK_CUT_SHORT,))
-                         for h in unjudged(head[len(judged):], floor=floor)]
+                         for h in unjudged(rest, floor=floor)]
 
     def _read(self, query: Query, head: list[Hit]) -> list[Hit]:
         if not head:

@@ -30,18 +30,22 @@ class RerankContext:
         enough: the relevance at which it may stop reading (``SearchConfig.rerank_enough``).
         titles: document id -> title, the context a window is read in.
         judge: the multilingual judge for pairs an English model cannot read (None: none).
+        kin: (documents read, documents unread) -> the unread ones that must be judged
+            beside the read ones: versions and variants (None: unknown, so a reranker
+            that could stop reading early never does).
     """
 
     top_n: int = 10
     enough: float | None = None
     titles: Callable[[str], str] | None = None
     judge: MultilingualJudge | None = None
+    kin: Callable[[set[str], set[str]], set[str]] | None = None
 
 
 def window_options(context: RerankContext) -> dict[str, Any]:
     """The keyword arguments of ``WindowReranker`` (or a subclass) a context gives."""
     return {"top_n": context.top_n, "enough": context.enough, "titles": context.titles,
-            "judge": context.judge}
+            "judge": context.judge, "kin": context.kin}
 
 
 def _cross_encoder(*, context: RerankContext) -> Reranker:
