@@ -49,3 +49,17 @@ def test_a_rule_for_some_askers_makes_every_candidate_kin() -> None:
     assert kin({"returns"}, {"returns-eu", "support"}) == {"returns-eu", "support"}
     assert kin({"returns-eu"}, {"returns"}) == {"returns"}
     assert kin({"returns"}, {"support"}) == set()
+
+
+def test_another_owner_or_another_type_is_kin_one_of_the_same_kind_is_not() -> None:
+    kin = components(Document(id="hr", text="x", source_type="policy", owner="hr"),
+                     Document(id="legal", text="x", source_type="policy", owner="legal"),
+                     Document(id="hr-2", text="x", source_type="policy", owner="hr"),
+                     Document(id="faq", text="x", source_type="faq", owner="hr"),
+                     Document(id="anon", text="x", source_type="policy")).kin
+    assert kin({"hr"}, {"legal", "hr-2", "faq", "anon"}) == {"legal", "faq"}
+    assert kin({"hr", "faq"}, {"hr-2"}) == set()
+
+
+def test_a_document_the_store_does_not_know_is_read() -> None:
+    assert components(Document(id="a", text="x")).kin({"a"}, {"gone"}) == {"gone"}

@@ -175,14 +175,26 @@ class Components:
         return {i: d for i in wanted if (d := known[i]) is not None}
 
     def kin(self, read: set[str], unread: set[str]) -> set[str]:
-        """Those of the ``unread`` documents a reranker must judge beside the ``read``:
-        their versions (linked by ``supersedes`` or ``derived_from``, either way,
-        transitively) and, when any of them applies to some askers only, every one, since
-        the answer weighs each rule for other askers against the best (its variants)."""
+        """Those of the ``unread`` documents a reranker must judge beside the ``read``,
+        since the answer weighs them against the best by their own relevance: versions
+        (linked by ``supersedes`` or ``derived_from``, either way, transitively); another
+        owner's source (a parallel view); a source of another type (its authority prior
+        may win a near-tie); and, when any of them applies to some askers only, every one
+        (the rules for other askers, its variants)."""
         documents = self.documents_for(read | unread)
         if any(d.applies_to for d in documents.values()):
             return set(unread)
-        return unread & self._linked(read)
+        linked = self._linked(read)
+        seen = [documents[i] for i in read if i in documents]
+        types = {d.source_type for d in seen}
+        owners = {d.owner for d in seen if d.owner}
+
+        def weighed(doc_id: str) -> bool:
+            doc = documents.get(doc_id)
+            return doc is None or doc_id in linked or doc.source_type not in types or \
+                bool(doc.owner and owners - {doc.owner})
+
+        return {i for i in unread if weighed(i)}
 
     def validity_for(self, ids: Iterable[str]) -> tuple[ValidityIndex, dict[str, Document]]:
         """The validity index of these documents and of every document linked to them
