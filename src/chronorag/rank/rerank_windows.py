@@ -118,14 +118,16 @@ class WindowReranker:
         if self.enough is None or self.kin is None or not head or \
                 query.understanding.intent is not Intent.CONTENT:
             return self._read(query, head)
-        half = head[: (len(head) + 1) // 2]
+        half = (len(head) + 1) // 2
         # One version of a policy, or its rule for one region, being relevant says
         # nothing of the others: they are worded alike, and the answer weighs each. So
         # they are read with the first half, whatever it scores.
-        kin = self.kin({h.chunk.doc_id for h in half},
-                       {h.chunk.doc_id for h in head[len(half):]})
-        first = [h for i, h in enumerate(head) if i < len(half) or h.chunk.doc_id in kin]
-        rest = [h for i, h in enumerate(head) if i >= len(half) and h.chunk.doc_id not in kin]
+        kin = self.kin({h.chunk.doc_id for h in head[:half]},
+                       {h.chunk.doc_id for h in head[half:]})
+        first: list[Hit] = []
+        rest: list[Hit] = []
+        for i, hit in enumerate(head):
+            (first if i < half or hit.chunk.doc_id in kin else rest).append(hit)
         judged = self._read(query, first)
         if max(h.scores["semantic"] for h in judged) < self.enough:
             return judged + self._read(query, rest)
