@@ -152,6 +152,12 @@ def test_an_answer_that_is_a_heading_or_lacks_its_number_is_uncertain() -> None:
     vague = decide(Q, [ev("v", "Items may be returned within a reasonable time.")],
                    as_of=AS_OF)
     assert vague.status is AnswerStatus.UNCERTAIN and "answer_incomplete" in vague.flags
+    # A length of time said in words is whole without a number.
+    worded = decide("How long do you keep my profile?",
+                    [ev("p", "Your profile is kept for as long as your membership is active.")],
+                    as_of=AS_OF)
+    assert worded.status is AnswerStatus.ANSWERED
+    assert worded.answer == "for as long as your membership is active"
     text = "GitHub complies with the EU-U.S. Data Privacy Framework."
     cut = decide("Does GitHub comply with the Data Privacy Framework?",
                  [ev("c", "GitHub complies with the EU-U.", text=text)], as_of=AS_OF)
@@ -207,6 +213,14 @@ def test_a_tied_passage_of_the_same_document_that_states_the_asked_span_decides(
     # A question that asks for no span keeps the band's first.
     assert decide("Does the notice list my phone number?", [listed, stated],
                   as_of=AS_OF).deciding[0] is listed
+    # A length of time said in words is a span: the band's first keeps the decision.
+    words = ev("terms", "Your price stays fixed for the duration of the payment term.",
+               semantic=0.998, chunk_id="terms#2")
+    counted = ev("terms", "We give at least 30 days notice of a price change.",
+                 semantic=0.990, chunk_id="terms#5")
+    fixed = decide("How long is my subscription price guaranteed?", [words, counted],
+                   as_of=AS_OF)
+    assert fixed.answer == "for the duration of the payment term"
 
 
 def test_a_rule_for_the_askers_case_decides_before_the_general_one() -> None:

@@ -37,6 +37,12 @@ def test_what_a_question_wants() -> None:
     assert wanted("Which email address should I write to?") is Want.LINK
     assert wanted("退款需要多久？") is Want.DURATION
     assert wanted("可以退货吗？") is Want.YES_NO
+    assert wanted("Which company runs the payment service?") is Want.NAME
+    assert wanted("Which courts hear disputes?") is Want.NAME
+    assert wanted("Which plan costs 10?") is Want.SENTENCE
+    assert wanted("What phone number can I call?") is Want.NUMBER
+    assert wanted("What version number is current?") is Want.NUMBER
+    assert wanted("By when must the data be deleted?") is Want.DATE
 
 
 def test_a_date_is_looked_for_only_with_a_now() -> None:
@@ -50,12 +56,17 @@ QUESTIONS = st.sampled_from([
     "When was it?", "Is it open?", "多少天？", "多久？", "多长？", "几枚金牌？", "什么时候？",
     "谁？", "How tall is it?", "What is the longest period?", "最短期限是多久？",
     "How much notice is given?", "Where can I find it?", "在哪里可以查看？",
-    "Which plan costs 10?", "Who runs it?", ""])
+    "Which plan costs 10?", "Who runs it?", "Which company runs it?", "Which account?",
+    "What phone number can I call?", "What version number is it?", "By when?",
+    "帐户资料会保存多久？", ""])
 PIECES = st.sampled_from(["10", "-", "–", "14", " days", " business", "$", "5", " to ", "%",
                           "天", "个工作日", "万", "枚", "金牌", "Dr.", " Maria", " Keller", " and ",
                           "2024年", "1月1日", "February 1, 2024", ", ", "。", "at least ", "\n",
                           "三年", "十", "two weeks", " months", "https://", "www.", "x.org/a",
-                          " or ", "Name of Plan", ": ", "; ", "Price"])
+                          " or ", "Name of Plan", ": ", "; ", "Price", " for the duration of",
+                          " for as long as", " within its", " window", " period", "在您使用",
+                          "期间", "只要", "直至", "为止", "1-800-555-0199", " Version 1.2",
+                          " of ", "Example B.V.", " Account", "Mullvad. ", "The City"])
 
 
 @settings(deadline=None, max_examples=200)

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from datetime import datetime, tzinfo
 
 from chronorag.answer.headings import is_markup_line
-from chronorag.answer.shape import Want, wanted
+from chronorag.answer.shape import Want, wanted, worded_duration
 from chronorag.flags import Flag
 from chronorag.ingest.sentences import ends_inside_sentence
 from chronorag.model import Evidence, Granularity, Interval
@@ -86,7 +86,9 @@ def check_short(answer: str, item: Evidence, *, question: str) -> list[Flag]:
     if not answer.strip() or is_markup_line(answer) or (
             Flag.ONLY_HEADINGS in item.flags and answer.strip() == (item.sentence or "").strip()):
         return [Flag.ANSWER_IS_HEADING]
-    if wanted(question) in (Want.NUMBER, Want.DURATION) and not _NUMBER_TEXT.search(answer):
+    want = wanted(question)
+    if want in (Want.NUMBER, Want.DURATION) and not _NUMBER_TEXT.search(answer) and not (
+            want is Want.DURATION and worded_duration(answer)):
         return [Flag.ANSWER_INCOMPLETE]
     whole = answer.strip() == (item.sentence or item.text).strip()
     return [Flag.ANSWER_INCOMPLETE] if whole and cut_short(answer, item.text) else []

@@ -5,11 +5,17 @@ sentence that answers what the question wants (:func:`wanted`):
 
 * a number with its unit and its range for "how many X" / "how much" / "how tall" /
   多少 / 几 ("10-14 business days", "$5 to $10", "at least 13 years", "48枚金牌", "30天");
-* a duration for "how long" / "window" / "period" / 多久 ("10–14 days", "two weeks");
+* a duration for "how long" / "window" / "period" / 多久 ("10–14 days", "two weeks"), or
+  one said in words ("for the duration of the payment term", "for as long as your
+  account is active", 在您使用 Firefox 期间), whichever stands nearest the question's words;
+* the phone number for "what phone number", the number after its label for "what
+  version number" ("Version 1.2");
 * the whole date phrase for "when" / "what date" / "effective date" / 哪天 ("February 1,
   2024", "2024年1月1日");
-* the names for "who" ("Edmund Hillary and Tenzing Norgay"), when the sentence names
-  exactly one run of them that the question does not;
+* the names for "who" and for "which company / court / account" ("Edmund Hillary and
+  Tenzing Norgay", "GitHub B.V."), when the sentence names exactly one run of them that
+  the question does not, or one that is the kind asked for ("Firefox Account";
+  ``answer.names``);
 * the address for "where can I see / find …" / 在哪里查看, and the e-mail address for
   "which email address" / 邮箱, when the sentence gives one;
 * the cell of a table row under the header "which X" / "who" asks for
@@ -26,7 +32,8 @@ import re
 from datetime import datetime
 
 from chronorag.answer.cells import row_cell
-from chronorag.lang import EN_STOP_WORDS, HAN, OVERLAP_STOP_WORDS, STATEMENT_STOP_WORDS
+from chronorag.answer.names import WHICH_NAMED, names
+from chronorag.lang import EN_STOP_WORDS, HAN, STATEMENT_STOP_WORDS, has_han
 from chronorag.timex.extract import extract
 from chronorag.timex.numerals import CN_NUM_CHARS, cn_number, en_number
 
@@ -62,6 +69,17 @@ _MEASURE_UNIT = (r"(?:metres?|meters?|kilometres?|kilometers?|km|cm|mm|miles?|fe
 # A rate: "1.0% per month", "$5 a month".
 _PER = r"(?:\s+(?:per|an?)\s+(?:second|minute|hour|day|week|month|year|annum))"
 _DURATION = re.compile(rf"\b{_QUALIFIER}{_RANGE}[\s-]+{_TIME_UNIT}", re.IGNORECASE)
+# A length of time said in words: "for the duration of the payment term", "for as long
+# as your account is active", "within its defined window". The phrase runs to the end of
+# its clause (a mark, or "or" / "and" / "but" starting another), at most ten words past
+# its head.
+_WORDED_DURATION = re.compile(
+    r"\b(?:(?:for|during|throughout)\s+(?:as\s+long\s+as|the\s+(?:duration|length|life|"
+    r"lifetime|period|term|rest|remainder|span)\s+of|the\s+(?:current|remaining|entire|"
+    r"whole|same|applicable|relevant)\s+(?:[a-z]+\s+){0,2}?(?:period|term|cycle))|within\s+"
+    r"(?:its|their|the|our|your|a|an)\s+(?:[a-z]+\s+){0,2}?(?:window|period|time\s?frame|"
+    r"timeframe))\b(?:\s+(?!(?:or|and|but|unless|except|while)\b)[^\s,;:.()“”\"]+){0,10}",
+    re.IGNORECASE)
 # A bound said after the number: "13 years of age or older".
 _OR_MORE = (r"(?:\s+or\s+(?:more|older|greater|higher|above|over|less|fewer|younger|lower|"
             r"below|under))")
@@ -102,7 +120,7 @@ _DAYS = {"second": 1 / 86400, "minute": 1 / 1440, "hour": 1 / 24, "day": 1, "nig
 # The words around a span that say what it is: mostly before it ("retention period of").
 _BEFORE, _AFTER = 80, 30
 _DATE_QUESTION = re.compile(
-    r"(?:^|[,;:]\s*)when\b|\bwhat\s+(?:date|day|year|month)\b|\bwhich\s+(?:date|day|year|"
+    r"(?:^|[,;:]\s*)(?:by\s+|until\s+)?when\b|\bwhat\s+(?:date|day|year|month)\b|\bwhich\s+(?:date|day|year|"
     r"month)\b|\b(?:effective|start|end|expiry|expiration)\s+date\b|\bsince\s+when\b|"
     r"什么时候|何时|哪天|哪一天|哪年|哪一年|几月|几号|哪个月|生效日期|什么时间", re.IGNORECASE)
 _WHERE_TO_LOOK = re.compile(
@@ -113,6 +131,16 @@ _URL = re.compile(r"(?:https?://|www\.)[^\s<>()\[\]{}\"'“”‘’，。；）
 _EMAIL_QUESTION = re.compile(r"\b(?:e-?mail|email)\s+address\b|\bwhich\s+e-?mail\b|"
                              r"(?:电子)?邮(?:箱|件地址)", re.IGNORECASE)
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}")
+# The same in Chinese: 在您使用 Firefox 期间, 只要您的帐户处于活跃状态, 直至您删除帐户为止.
+_ZH_WORDED_DURATION = re.compile(r"在[^，,。；;、：:]{1,24}?期间|只要[^，,。；;、：:]{1,24}|"
+                                 r"直(?:至|到)[^，,。；;、：:]{1,24}?(?:为止|$|(?=[，,。；;]))")
+# A number that is no quantity: "what phone number", "what version number".
+_WHAT_NUMBER = re.compile(r"\bwhat\s+(?:([a-z]+)\s+)?number\b|\bwhat\s+(version)\b",
+                          re.IGNORECASE)
+_PHONE_QUESTION = re.compile(r"\b(?:(?:tele)?phone|fax)\s+number\b|\bnumber\s+(?:can|could|"
+                             r"should|do|may|must)\s+\w+\s+(?:call|dial)\b|电话号码",
+                             re.IGNORECASE)
+_PHONE = re.compile(r"(?<![\w.])\+?\(?\d{1,4}\)?(?:[\s.-]\(?\d{2,4}\)?){2,4}(?![\w.-]*\d)")
 _WHO_QUESTION = re.compile(r"(?:^|[,;:]\s*)(?:who|whom|whose)\b|\bby\s+whom\b",
                            re.IGNORECASE)
 _YES_NO = re.compile(
@@ -131,15 +159,6 @@ _ZH_QUALIFIER = r"(?:不超过|不少于|不低于|不高于|至少|最多|超�
 _ZH_MEASURED = re.compile(rf"{_ZH_QUALIFIER}({_ZH_NUMBER}\s*(?:{_ZH_UNITS})?)")
 # Words a question counts in that need the counted noun after them: "48枚" says nothing.
 _ZH_CLASSIFIERS = frozenset("枚个名位件项本家座条次种所张辆台")
-CAPITALIZED = re.compile(r"[A-Z][\w'’.-]*(?:\s+(?:(?:de|van|von|der|da|di|bin|al|la|le)\s+)?"
-                          r"[A-Z][\w'’.-]*)*")
-# Capitalised words that start a sentence or name a month or weekday, not a person.
-NOT_NAMES = OVERLAP_STOP_WORDS | frozenset({
-    "he", "she", "they", "we", "you", "our", "my", "after", "before", "during", "since",
-    "until", "however", "january", "february", "march", "april", "may", "june", "july",
-    "august", "september", "october", "november", "december", "monday", "tuesday",
-    "wednesday", "thursday", "friday", "saturday", "sunday",
-})
 
 
 def wanted(question: str) -> Want:
@@ -150,11 +169,12 @@ def wanted(question: str) -> Want:
                                            and not _HOW_MANY.search(question)):
         return Want.DURATION
     if (_HOW_MANY.search(question) or _HOW_MEASURE.search(question)
+            or _WHAT_NUMBER.search(question)
             or _ZH_QUANTITY.search(question) or re.search("多[长高大远重宽深]", question)):
         return Want.NUMBER
     if _DATE_QUESTION.search(question):
         return Want.DATE
-    if _WHO_QUESTION.search(question):
+    if _WHO_QUESTION.search(question) or WHICH_NAMED.search(question):
         return Want.NAME
     if _WHERE_TO_LOOK.search(question) or _EMAIL_QUESTION.search(question):
         return Want.LINK
@@ -181,7 +201,7 @@ def span_of(want: Want, question: str, sentence: str, *, now: datetime | None) -
         # "When may my account be deleted?" — "after 2 months": a when without a date.
         return _date(sentence, now=now) or _relative_wait(sentence)
     if want is Want.NAME:
-        return _names(question, sentence)
+        return names(question, sentence)
     if want is Want.LINK:
         found = (_EMAIL.search(sentence) if _EMAIL_QUESTION.search(question) else None) \
             or _URL.search(sentence)
@@ -190,6 +210,16 @@ def span_of(want: Want, question: str, sentence: str, *, now: datetime | None) -
 
 
 def _number(question: str, sentence: str) -> str | None:
+    if _PHONE_QUESTION.search(question):
+        phone = _PHONE.search(sentence)
+        return phone.group(0) if phone else None
+    label = _WHAT_NUMBER.search(question)
+    if label and (label.group(1) or label.group(2)):
+        # "What version number ...": the number written after its label ("Version 1.2").
+        name = label.group(1) or label.group(2)
+        found = re.search(rf"\b{re.escape(name)}\s*(?:no\.?|number|#)?\s*:?\s*(\d[\w.-]*\w|\d)",
+                          sentence, re.IGNORECASE)
+        return found.group(1) if found else None
     zh = _ZH_QUANTITY.search(question)
     if zh and re.search(f"[{HAN}]", question):
         return _zh_number(zh.group(1), sentence)
@@ -210,11 +240,28 @@ def _number(question: str, sentence: str) -> str | None:
 
 def _duration(question: str, sentence: str) -> str | None:
     if re.search(f"[{HAN}]", question + sentence):
-        found = _extreme(question, sentence, list(re.finditer(
-            rf"{_ZH_NUMBER}\s*(?:{_ZH_TIME_UNITS})", sentence)))
+        found = _length(question, sentence, list(re.finditer(
+            rf"{_ZH_NUMBER}\s*(?:{_ZH_TIME_UNITS})", sentence)), _ZH_WORDED_DURATION)
         if found:
             return found
-    return _extreme(question, sentence, list(_DURATION.finditer(sentence)))
+    return _length(question, sentence, list(_DURATION.finditer(sentence)), _WORDED_DURATION)
+
+
+def _length(question: str, sentence: str, counted: list[re.Match[str]],
+            worded: re.Pattern[str]) -> str | None:
+    """Of the counted lengths and those said in words, the one the question asks for:
+    only a counted length can be the longest or the shortest."""
+    if _MOST.search(question) or _LEAST.search(question):
+        return _extreme(question, sentence, counted or list(worded.finditer(sentence)))
+    found = sorted([*counted, *worded.finditer(sentence)], key=lambda m: m.start())
+    return _extreme(question, sentence, found)
+
+
+def worded_duration(text: str) -> bool:
+    """Whether ``text`` is a length of time said in words ("for as long as your account
+    is active"): a whole answer to "how long" without a number."""
+    text = text.strip().rstrip(".。")
+    return (_WORDED_DURATION.fullmatch(text) or _ZH_WORDED_DURATION.fullmatch(text)) is not None
 
 
 def _relative_wait(sentence: str) -> str | None:
@@ -230,7 +277,12 @@ def _relative_wait(sentence: str) -> str | None:
         if lead or follows:
             return found.group(0)
     zh = re.search(rf"{_ZH_NUMBER}\s*(?:{_ZH_TIME_UNITS})(?:之内|以内|以后|内|后)", sentence)
-    return zh.group(0) if zh else None
+    if zh:
+        return zh.group(0)
+    # "within its defined window" says by when, as "within 14 days" does.
+    worded = next((m for m in _WORDED_DURATION.finditer(sentence)
+                   if m.group(0).lower().startswith("within")), None)
+    return worded.group(0) if worded else None
 
 
 def _nearest(question: str, sentence: str, found: list[re.Match[str]]) -> str:
@@ -239,10 +291,18 @@ def _nearest(question: str, sentence: str, found: list[re.Match[str]]) -> str:
     Interaction Data, which has a standard retention period of 90 days)" asked for the
     retention period of Interaction Data answers 90 days."""
     asked = content_words(question)
+    # A Han character says about as much as a short English word: windows of as many
+    # characters would reach three times as far.
+    reach = 3 if has_han(sentence) else 1
+    ahead, behind = _BEFORE // reach, _AFTER // reach
 
     def shared(match: re.Match[str]) -> int:
-        around = sentence[max(0, match.start() - _BEFORE):match.end() + _AFTER]
-        return len(asked & content_words(around))
+        before = sentence[max(0, match.start() - ahead):match.start()]
+        # A counted span's own words are its unit ("hours"), which the question may ask
+        # for; a worded one's are a clause of any words ("… use of Firefox").
+        inside = "" if worded_duration(match.group(0)) else match.group(0)
+        return len(asked & content_words(before + inside + sentence[match.end():
+                                                                     match.end() + behind]))
 
     return max(found, key=shared).group(0)  # max keeps the first of equals
 
@@ -341,30 +401,3 @@ def _first_measure(sentence: str) -> str | None:
 def _date(sentence: str, *, now: datetime) -> str | None:
     found = next((e for e in extract(sentence, now=now) if e.kind == "date"), None)
     return None if found is None else found.text
-
-
-def _names(question: str, sentence: str) -> str | None:
-    """The one run of capitalised words (joined by "and" or commas) the question does not
-    name; None when there is none or more than one. A run made only of the question's
-    words is no answer to it: "our Data Protection Officer, Dr. Maria Keller", asked "who
-    is the Data Protection Officer", names Dr. Maria Keller."""
-    asked = {w.lower() for w in re.findall(r"[\w'’]+", question)}
-    runs = []
-    for found in CAPITALIZED.finditer(sentence):
-        words = [w.strip(".,'’").lower() for w in found.group(0).split()]
-        if all(w in asked or w in NOT_NAMES for w in words):
-            continue
-        # One capitalised word opening the sentence is as likely a common word.
-        if found.start() == 0 and len(words) == 1:
-            continue
-        runs.append(found)
-    if not runs:
-        return None
-    joined = [runs[0]]
-    for run in runs[1:]:
-        between = sentence[joined[-1].end():run.start()]
-        if re.fullmatch(r"\s*(?:,|,?\s*and|&)\s*", between):
-            joined.append(run)
-        else:
-            return None
-    return sentence[joined[0].start():joined[-1].end()].rstrip(".,")

@@ -1,0 +1,81 @@
+"""Names in a sentence that answer "who" or "which company / court / account" questions.
+
+Deterministic string rules, no model: runs of capitalised words (with "of" inside,
+"Conditions of Use"), joined by "and" or commas, that the question does not name.
+"""
+
+from __future__ import annotations
+
+import re
+
+from chronorag.lang import OVERLAP_STOP_WORDS
+
+# "Which company / court / account ...": a kind of thing answered by its proper name. The
+# noun is kept: a name that ends with it ("Firefox Account") is the one asked for.
+WHICH_NAMED = re.compile(
+    r"\b(?:which|what)\s+(?:[A-Za-z]+\s+){0,2}?(companies|company|firms?|courts?|"
+    r"organi[sz]ations?|entit(?:y|ies)|partners?|providers?|vendors?|(?:sub)?processors?|"
+    r"agenc(?:y|ies)|authorit(?:y|ies)|regulators?|countr(?:y|ies)|cit(?:y|ies)|"
+    r"jurisdictions?|accounts?|products?|browsers?|apps?|rules|polic(?:y|ies)|terms|"
+    r"agreements?)\b", re.IGNORECASE)
+# Capitalised words with "of" inside: "Conditions of Use", "County of San Francisco".
+# A word ending a sentence ("... with Mullvad. A Mozilla account") ends the name; an
+# initial or a title ("B.V.", "Dr.") does not.
+_TITLED = re.compile(r"[A-Z][\w'’.-]*(?:(?<![a-z]{2}\.)\s+(?:(?:of(?:\s+the)?|de|van|von|der|"
+                     r"da|di|bin|al|la|le)\s+)?[A-Z][\w'’.-]*)*")
+CAPITALIZED = re.compile(r"[A-Z][\w'’.-]*(?:\s+(?:(?:de|van|von|der|da|di|bin|al|la|le)\s+)?"
+                          r"[A-Z][\w'’.-]*)*")
+# Capitalised words that start a sentence or name a month or weekday, not a person.
+NOT_NAMES = OVERLAP_STOP_WORDS | frozenset({
+    "he", "she", "they", "we", "you", "our", "my", "after", "before", "during", "since",
+    "until", "however", "january", "february", "march", "april", "may", "june", "july",
+    "august", "september", "october", "november", "december", "monday", "tuesday",
+    "wednesday", "thursday", "friday", "saturday", "sunday",
+})
+
+
+def names(question: str, sentence: str) -> str | None:
+    """The one run of capitalised words (joined by "and" or commas) the question does not
+    name; None when there is none or more than one. A run made only of the question's
+    words is no answer to it: "our Data Protection Officer, Dr. Maria Keller", asked "who
+    is the Data Protection Officer", names Dr. Maria Keller."""
+    asked = {w.lower() for w in re.findall(r"[\w'’]+", question)}
+    runs = []
+    for found in _TITLED.finditer(sentence):
+        words = [w.strip(".,'’").lower() for w in found.group(0).split()]
+        if all(w in asked or w in NOT_NAMES for w in words):
+            continue
+        # One capitalised word opening the sentence is as likely a common word; a run
+        # whose initials the question says ("Virtual Private Network", asked "VPN")
+        # is the question's own thing.
+        if (found.start() == 0 and len(words) == 1) or (
+                len(words) > 1 and "".join(w[0] for w in words if w not in NOT_NAMES)
+                in asked):
+            continue
+        runs.append(found)
+    kind = WHICH_NAMED.search(question)
+    if kind and len(runs) > 1:
+        # "Which account ...": of several names, the one that is an account.
+        noun = kind.group(1).lower().rstrip("s")
+        named = [r for r in runs if _bare(r.group(0)).lower().rstrip("s").endswith(noun)]
+        runs = named[:1] if len({_bare(r.group(0)) for r in named}) == 1 else runs
+    if not runs:
+        return None
+    joined = [runs[0]]
+    for run in runs[1:]:
+        between = sentence[joined[-1].end():run.start()]
+        if re.fullmatch(r"\s*(?:,|,?\s*and|&)\s*", between):
+            joined.append(run)
+        else:
+            return None
+    return _bare(sentence[joined[0].start():joined[-1].end()])
+
+
+def _bare(name: str) -> str:
+    """A name without the mark that ends its sentence; an abbreviation keeps its point
+    ("GitHub B.V.", "Mozilla Corp.")."""
+    name = name.rstrip(",")
+    last = name.split()[-1] if name.split() else ""
+    if re.fullmatch(r"(?:[A-Za-z]\.){2,}|(?:Inc|Ltd|Corp|Co|Bros|Jr|Sr|St)\.", last):
+        return name
+    return name.rstrip(".,")
