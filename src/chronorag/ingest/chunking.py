@@ -76,7 +76,7 @@ def chunk_document(doc: Document, *, max_words: int = 200, target_words: int = 1
     if max_words <= 0 or not 0 < target_words <= max_words or max_cjk_chars <= 0:
         raise ValueError("need 0 < target_words <= max_words and max_cjk_chars > 0")
     per_word = max_cjk_chars / max_words
-    units = _units(doc.text, max_words, per_word, blocks=_blocks(doc))
+    units = _units(doc.text, max_words, per_word, blocks=_blocks(doc), rows=_rows(doc))
     if not units:
         return ()
     spans = [(u.start, u.end) for u in units]
@@ -113,17 +113,39 @@ def _blocks(doc: Document) -> list[tuple[int, int]] | None:
     return spans
 
 
-def _sentences(text: str, blocks: list[tuple[int, int]] | None) -> list[tuple[int, int]]:
+def _rows(doc: Document) -> frozenset[tuple[int, int]]:
+    """The blocks that are table rows, from a layout that records them."""
+    layout = doc.metadata.get(LAYOUT_KEY)
+    rows = layout.get("rows") if isinstance(layout, Mapping) else None
+    if not isinstance(rows, list):
+        return frozenset()
+    return frozenset((row[0], row[1]) for row in rows
+                     if isinstance(row, list) and len(row) == 2
+                     and all(isinstance(x, int) for x in row))
+
+
+def _sentences(text: str, blocks: list[tuple[int, int]] | None,
+               rows: frozenset[tuple[int, int]] = frozenset()) -> list[tuple[int, int]]:
+    """Sentence spans of ``text``, within its layout blocks. A table row is one record
+    ("Cookie Name: x; Description: … recently.; Expiration: one hour"): one sentence,
+    whatever marks its cells hold, so the cell a question asks for stays with its row."""
     if blocks is None:
         return split_sentences(text)
-    return [(start + a, start + b) for start, end in blocks
-            for a, b in split_sentences(text[start:end])]
+    spans: list[tuple[int, int]] = []
+    for start, end in blocks:
+        if (start, end) in rows and text[start:end].strip():
+            lead = len(text[start:end]) - len(text[start:end].lstrip())
+            spans.append((start + lead, start + len(text[start:end].rstrip())))
+        else:
+            spans.extend((start + a, start + b) for a, b in split_sentences(text[start:end]))
+    return spans
 
 
 def _units(text: str, limit: int, per_word: float, *,
-           blocks: list[tuple[int, int]] | None = None) -> list[_Unit]:
+           blocks: list[tuple[int, int]] | None = None,
+           rows: frozenset[tuple[int, int]] = frozenset()) -> list[_Unit]:
     units: list[_Unit] = []
-    for start, end in _sentences(text, blocks):
+    for start, end in _sentences(text, blocks, rows):
         size = text_size(text[start:end], cjk_per_word=per_word)
         if size <= limit:
             units.append(_Unit(start, end, size))

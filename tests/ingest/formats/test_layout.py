@@ -45,3 +45,11 @@ def test_a_run_never_maps_past_the_next_one() -> None:
 def test_pages_map_to_their_number() -> None:
     layout = Layout("pdf", "page", 3, pages=(0, 40, 90), source_map=((0, 1), (40, 2), (90, 3)))
     assert [source_offset(layout, t) for t in (0, 39, 40, 95)] == [1, 1, 2, 3]
+
+
+def test_table_rows_round_trip_and_a_layout_stored_without_them_has_none() -> None:
+    layout = Layout("md", "char", 40, blocks=((0, 10), (11, 20)), rows=((11, 20),))
+    assert Layout.from_json(layout.to_json()).rows == ((11, 20),)
+    stored = {k: v for k, v in layout.to_json().items() if k != "rows"}
+    assert Layout.from_json(stored).rows == ()
+    assert layout.shifted(5, source_length=45).rows == ((11, 20),)

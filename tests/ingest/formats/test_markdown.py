@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from chronorag.errors import ValidationError
-from chronorag.ingest import load_paths
+from chronorag.ingest import chunk_document, load_paths
 from chronorag.ingest.formats import LAYOUT_KEY, section_path, source_offset
 
 POLICY = """---
@@ -91,3 +91,28 @@ def test_html_inside_markdown_keeps_its_text_only(tmp_path: Path) -> None:
     path.write_text("<div align=\"center\">\n<b>Notice</b>\n</div>\n\nSee <kbd>Ctrl</kbd>+C "
                     "and `code`.\n\n<!--\nhidden\n-->\n", encoding="utf-8")
     assert _one(path).text == "Notice\n\nSee Ctrl+C and code."
+
+
+COOKIES = """# Cookies
+
+| Cookie Name | Description | Expiration |
+|---|---|---|
+| has_recent_activity | Hides the interstitial from users seen recently. | one hour |
+| _device_id | Tracks recognized devices, e.g. for security. | one year |
+
+We set no other cookies. Nor do our partners.
+"""
+
+
+def test_a_table_row_is_one_sentence_whatever_its_cells_hold(tmp_path: Path) -> None:
+    path = tmp_path / "cookies.md"
+    path.write_text(COOKIES, encoding="utf-8")
+    doc = _one(path)
+    assert len(doc.metadata[LAYOUT_KEY]["rows"]) == 2  # each row names its headers
+    sentences = [s.text for c in chunk_document(doc) for s in c.sentences]
+    row = next(s for s in sentences if "has_recent_activity" in s)
+    assert row.endswith("Expiration: one hour")
+    assert "recently." in row and "e.g. for security." in next(
+        s for s in sentences if "_device_id" in s)
+    # Prose after the table is split into its sentences as before.
+    assert "We set no other cookies." in sentences and "Nor do our partners." in sentences

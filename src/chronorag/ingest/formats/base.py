@@ -94,6 +94,7 @@ class _Text:
     headings: list[tuple[int, int, int]] = field(default_factory=list)
     titles: list[str] = field(default_factory=list)
     blocks: list[tuple[int, int]] = field(default_factory=list)
+    rows: list[tuple[int, int]] = field(default_factory=list)
     source_map: list[tuple[int, int]] = field(default_factory=list)
 
     def map(self, at: int, source: int) -> None:
@@ -125,6 +126,8 @@ def assemble(blocks: Sequence[Block], *, format: str, unit: Unit, source_length:
         out.length += len(text)
         previous = block.group
         out.blocks.append((start, out.length))
+        if block.kind == "row":
+            out.rows.append((start, out.length))
         if block.kind == "heading":
             out.headings.append((start, out.length, max(1, min(block.level, 6))))
             out.titles.append(text)
@@ -140,7 +143,7 @@ def assemble(blocks: Sequence[Block], *, format: str, unit: Unit, source_length:
     layout = Layout(format=format, unit=unit, source_length=source_length,
                     headings=tuple(out.headings), titles=tuple(out.titles),
                     blocks=tuple(out.blocks), pages=tuple(page_starts),
-                    source_map=tuple(out.source_map))
+                    source_map=tuple(out.source_map), rows=tuple(out.rows))
     return Extracted(full, layout, title=title.strip() or None if title else None)
 
 

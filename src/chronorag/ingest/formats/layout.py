@@ -9,6 +9,8 @@ the reserved key ``"_layout"`` (``Layout.to_json``), as plain lists, ints and st
 - ``blocks``: ``[start, end]`` of each heading, paragraph, list item, table row and code
   block, in order: the lines that stand alone;
 - ``pages``: the offset where each page starts (PDF; empty otherwise);
+- ``rows``: ``[start, end]`` of each block that is a table row: one record, read as one
+  sentence (absent from layouts stored before it was kept: no rows known);
 - ``source_map``: ``[text_offset, source_offset]`` pairs, strictly increasing in the
   text and never decreasing in the source; ``unit`` says what a source offset counts:
   ``char`` (characters of the decoded file: Markdown, HTML), ``page`` (1-based page
@@ -19,7 +21,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from chronorag.contract import to_json
@@ -44,6 +46,7 @@ class Layout:
     blocks: tuple[tuple[int, int], ...] = ()
     pages: tuple[int, ...] = ()
     source_map: tuple[tuple[int, int], ...] = ()
+    rows: tuple[tuple[int, int], ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return to_json(self)
@@ -61,14 +64,14 @@ class Layout:
             blocks=tuple((int(s), int(e)) for s, e in value["blocks"]),
             pages=tuple(int(p) for p in value["pages"]),
             source_map=tuple((int(t), int(s)) for t, s in value["source_map"]),
+            rows=tuple((int(s), int(e)) for s, e in value.get("rows", ())),
         )
 
     def shifted(self, by: int, *, source_length: int) -> Layout:
         """The same layout for a source that has ``by`` more characters before the part
         that was read (a Markdown body after its front matter)."""
         pairs = tuple((t, s + by) for t, s in self.source_map)
-        return Layout(self.format, self.unit, source_length, self.headings, self.titles,
-                      self.blocks, self.pages, pairs)
+        return replace(self, source_length=source_length, source_map=pairs)
 
 
 def _layout(layout: Layout | Mapping[str, Any]) -> Layout:
