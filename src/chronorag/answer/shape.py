@@ -120,8 +120,8 @@ _DAYS = {"second": 1 / 86400, "minute": 1 / 1440, "hour": 1 / 24, "day": 1, "nig
 # The words around a span that say what it is: mostly before it ("retention period of").
 _BEFORE, _AFTER = 80, 30
 _DATE_QUESTION = re.compile(
-    r"(?:^|[,;:]\s*)(?:by\s+|until\s+)?when\b|\bwhat\s+(?:date|day|year|month)\b|\bwhich\s+(?:date|day|year|"
-    r"month)\b|\b(?:effective|start|end|expiry|expiration)\s+date\b|\bsince\s+when\b|"
+    r"(?:^|[,;:]\s*)(?:by\s+|until\s+)?when\b|\bwhat\s+(?:date|day|year|month)\b|"
+    r"\bwhich\s+(?:date|day|year|month)\b|\b(?:effective|start|end|expiry|expiration)\s+date\b|\bsince\s+when\b|"
     r"什么时候|何时|哪天|哪一天|哪年|哪一年|几月|几号|哪个月|生效日期|什么时间", re.IGNORECASE)
 _WHERE_TO_LOOK = re.compile(
     r"\bwhere\s+(?:can|do|could|should|may|will)\s+(?:i|we|you|users?|customers?)\s+"
