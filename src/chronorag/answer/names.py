@@ -20,9 +20,11 @@ WHICH_NAMED = re.compile(
     r"agreements?)\b", re.IGNORECASE)
 # Capitalised words with "of" inside: "Conditions of Use", "County of San Francisco".
 # A word ending a sentence ("... with Mullvad. A Mozilla account") ends the name; an
-# initial or a title ("B.V.", "Dr.") does not.
+# initial or a title ("B.V.", "Dr.") does not. A lower-case word with an accented letter
+# right after is the rest of a name in another language ("Académie française").
 _TITLED = re.compile(r"[A-Z][\w'’.-]*(?:(?<![a-z]{2}\.)\s+(?:(?:of(?:\s+the)?|de|van|von|der|"
-                     r"da|di|bin|al|la|le)\s+)?[A-Z][\w'’.-]*)*")
+                     r"da|di|bin|al|la|le)\s+)?[A-Z][\w'’.-]*)*"
+                     r"(?:\s+[a-zß-ÿ]*[ß-ÿ][a-zß-ÿ]*\b)*")
 CAPITALIZED = re.compile(r"[A-Z][\w'’.-]*(?:\s+(?:(?:de|van|von|der|da|di|bin|al|la|le)\s+)?"
                           r"[A-Z][\w'’.-]*)*")
 # Capitalised words that start a sentence or name a month or weekday, not a person.
