@@ -189,7 +189,9 @@ def test_what_changed_lists_the_changed_sentences_of_each_version(page, served, 
 
 def test_a_comparison_shows_one_part_per_time(page, served):
     open_page(page, served, served.user_key)
-    ask(page, "Compare the return window in 2025 and 2027.")
+    # "the return window" scores the refund sentence within 0.005 of the return sentence,
+    # a tie INT8 batch noise decides differently on different CPUs; this wording does not.
+    ask(page, "Compare how long I have to return an item in 2025 and 2027.")
 
     parts = page.get_by_test_id("breakdown").get_by_test_id("part")
     expect(parts).to_have_count(2)
