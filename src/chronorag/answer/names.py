@@ -18,15 +18,15 @@ WHICH_NAMED = re.compile(
     r"agenc(?:y|ies)|authorit(?:y|ies)|regulators?|countr(?:y|ies)|cit(?:y|ies)|"
     r"jurisdictions?|accounts?|products?|browsers?|apps?|rules|polic(?:y|ies)|terms|"
     r"agreements?)\b", re.IGNORECASE)
+_WORD = r"[A-Z][\w'’.-]*"
+_PARTICLE = r"de|van|von|der|da|di|bin|al|la|le"
+CAPITALIZED = re.compile(rf"{_WORD}(?:\s+(?:(?:{_PARTICLE})\s+)?{_WORD})*")
 # Capitalised words with "of" inside: "Conditions of Use", "County of San Francisco".
 # A word ending a sentence ("... with Mullvad. A Mozilla account") ends the name; an
 # initial or a title ("B.V.", "Dr.") does not. A lower-case word with an accented letter
 # right after is the rest of a name in another language ("Académie française").
-_TITLED = re.compile(r"[A-Z][\w'’.-]*(?:(?<![a-z]{2}\.)\s+(?:(?:of(?:\s+the)?|de|van|von|der|"
-                     r"da|di|bin|al|la|le)\s+)?[A-Z][\w'’.-]*)*"
-                     r"(?:\s+[a-zß-ÿ]*[ß-ÿ][a-zß-ÿ]*\b)*")
-CAPITALIZED = re.compile(r"[A-Z][\w'’.-]*(?:\s+(?:(?:de|van|von|der|da|di|bin|al|la|le)\s+)?"
-                          r"[A-Z][\w'’.-]*)*")
+_TITLED = re.compile(rf"{_WORD}(?:(?<![a-z]{{2}}\.)\s+(?:(?:of(?:\s+the)?|{_PARTICLE})\s+)?"
+                     rf"{_WORD})*(?:\s+[a-zß-ÿ]*[ß-ÿ][a-zß-ÿ]*\b)*")
 # Capitalised words that start a sentence or name a month or weekday, not a person.
 NOT_NAMES = OVERLAP_STOP_WORDS | frozenset({
     "he", "she", "they", "we", "you", "our", "my", "after", "before", "during", "since",

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from datetime import UTC, tzinfo
 
 from chronorag.ingest.formats.layout import LAYOUT_KEY
-from chronorag.ingest.sentences import CJK, split_sentences
+from chronorag.ingest.sentences import CJK, split_sentences, strip_span
 from chronorag.model import Chunk, Document, Sentence
 from chronorag.timex import sentence_mentions
 
@@ -104,12 +104,11 @@ def _blocks(doc: Document) -> list[tuple[int, int]] | None:
         return None
     spans, end = [], 0
     for block in blocks:
-        if not (isinstance(block, list) and len(block) == 2
-                and all(isinstance(x, int) for x in block)
-                and end <= block[0] <= block[1] <= len(doc.text)):
+        span = _pair(block)
+        if span is None or not end <= span[0] <= span[1] <= len(doc.text):
             return None
-        spans.append((block[0], block[1]))
-        end = block[1]
+        spans.append(span)
+        end = span[1]
     return spans
 
 
@@ -119,9 +118,14 @@ def _rows(doc: Document) -> frozenset[tuple[int, int]]:
     rows = layout.get("rows") if isinstance(layout, Mapping) else None
     if not isinstance(rows, list):
         return frozenset()
-    return frozenset((row[0], row[1]) for row in rows
-                     if isinstance(row, list) and len(row) == 2
-                     and all(isinstance(x, int) for x in row))
+    return frozenset(span for span in map(_pair, rows) if span is not None)
+
+
+def _pair(value: object) -> tuple[int, int] | None:
+    """A stored ``[start, end]`` of a layout, or None when it is not two integers."""
+    if isinstance(value, list) and len(value) == 2 and all(isinstance(x, int) for x in value):
+        return value[0], value[1]
+    return None
 
 
 def _sentences(text: str, blocks: list[tuple[int, int]] | None,
@@ -133,9 +137,8 @@ def _sentences(text: str, blocks: list[tuple[int, int]] | None,
         return split_sentences(text)
     spans: list[tuple[int, int]] = []
     for start, end in blocks:
-        if (start, end) in rows and text[start:end].strip():
-            lead = len(text[start:end]) - len(text[start:end].lstrip())
-            spans.append((start + lead, start + len(text[start:end].rstrip())))
+        if (start, end) in rows:
+            spans.extend(strip_span(text, start, end))
         else:
             spans.extend((start + a, start + b) for a, b in split_sentences(text[start:end]))
     return spans

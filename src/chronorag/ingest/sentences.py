@@ -31,7 +31,7 @@ from types import ModuleType
 from chronorag.deps import import_module
 from chronorag.lang import EAST_ASIAN, EAST_ASIAN_RE, HAN
 
-__all__ = ["CJK", "cjk_count", "ends_inside_sentence", "split_sentences"]
+__all__ = ["CJK", "cjk_count", "ends_inside_sentence", "split_sentences", "strip_span"]
 
 log = logging.getLogger(__name__)
 
@@ -108,17 +108,18 @@ def _segment_block(text: str, start: int, end: int) -> Iterator[tuple[int, int]]
             # sentencex returned text that is not in the block verbatim (normalised):
             # give up on exact mapping and emit the rest of the block as one sentence,
             # so that no character is lost.
-            yield from _strip_span(text, start + cursor, end)
+            yield from strip_span(text, start + cursor, end)
             return
         # Text sentencex skipped (never seen, but cheap to guard) stays a sentence.
-        yield from _strip_span(text, start + cursor, start + found)
+        yield from strip_span(text, start + cursor, start + found)
         yield start + found, start + found + len(stripped)
         cursor = found + len(stripped)
     if block[cursor:].strip():
-        yield from _strip_span(text, start + cursor, end)
+        yield from strip_span(text, start + cursor, end)
 
 
-def _strip_span(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
+def strip_span(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
+    """``(start, end)`` without the whitespace at either side; nothing when it is blank."""
     piece = text[start:end]
     left = len(piece) - len(piece.lstrip())
     right = len(piece.rstrip())
