@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from chronorag.ingest import chunk_document, split_sentences, text_size
+from chronorag.ingest.formats import LAYOUT_KEY
 from chronorag.model import Chunk, Document
 
 TIMEQA = Path("/work/shared/data/timeqa/corpus.jsonl")
@@ -163,3 +164,23 @@ def test_a_full_width_stop_ends_a_sentence_before_a_digit() -> None:
     text = "张伟于2009年至2016年担任总裁。2016年，李娜出任总裁。He said “好。”Then left."
     pieces = [text[a:b] for a, b in split_sentences(text)]
     assert pieces[:2] == ["张伟于2009年至2016年担任总裁。", "2016年，李娜出任总裁。"]
+
+
+_STORED = st.recursive(st.none() | st.integers(-3, 60) | st.text(max_size=3),
+                       lambda inner: st.lists(inner, max_size=4), max_leaves=12)
+
+
+@settings(max_examples=150, deadline=None)
+@given(text=st.text(max_size=60), rows=_STORED, whole=st.booleans())
+def test_any_stored_rows_value_is_read_or_ignored(text: str, rows: object,
+                                                  whole: bool) -> None:
+    """A layout's ``rows`` as a store might hold it, whatever its shape: never raises, and
+    the text's characters all stay in sentences."""
+    blocks = [[0, len(text)]] if text.strip() else []
+    stored = [*(rows if isinstance(rows, list) else [rows]), *([blocks[0]] if whole and blocks
+                                                               else [])]
+    doc = Document(id="d", text=text, metadata={LAYOUT_KEY: {"blocks": blocks, "rows": stored}})
+    chunks = chunk_document(doc)
+    assert bool(chunks) == bool(text.strip())
+    if chunks:
+        _check(doc, chunks)

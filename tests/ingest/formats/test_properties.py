@@ -1,5 +1,6 @@
-"""The Markdown and HTML readers over arbitrary text: they never raise, and every layout
-they write fits the text they write (and the source they read)."""
+"""The Markdown and HTML readers over arbitrary text: they never raise, every layout they
+write fits the text they write (and the source they read), and the chunker reads any of
+them (its table rows whole) without losing a character."""
 
 from __future__ import annotations
 
@@ -10,7 +11,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chronorag.ingest.formats import Extracted, reader_for, section_path, source_offset
+from chronorag.ingest import chunk_document, text_size
+from chronorag.ingest.formats import (
+    LAYOUT_KEY,
+    Extracted,
+    reader_for,
+    section_path,
+    source_offset,
+)
+from chronorag.model import Document
 
 ANY = st.characters(exclude_categories=("Cs",))
 MARKDOWN = st.sampled_from(["# ", "## ", "\n", "\n\n", "- ", "1. ", "| a | b |\n|---|---|\n",
@@ -52,6 +61,29 @@ def _check(extracted: Extracted, source_length: int) -> None:
     assert all(a[0] < b[0] and a[1] <= b[1] for a, b in pairwise(pairs))
     for offset in range(0, len(text) + 1, 7):
         assert 0 <= source_offset(layout, offset) <= source_length
+    assert set(layout.rows) <= set(layout.blocks)
+    _check_chunks(extracted)
+
+
+def _check_chunks(extracted: Extracted) -> None:
+    """Chunked with its layout: every non-space character in exactly one sentence, in
+    order, and each table row that fits a chunk one sentence of its own."""
+    doc = Document(id="d", text=extracted.text,
+                   metadata={LAYOUT_KEY: extracted.layout.to_json()})
+    sentences = [s for c in chunk_document(doc, max_words=40, target_words=20,
+                                           max_cjk_chars=80) for s in c.sentences]
+    end = 0
+    for sentence in sentences:
+        assert end <= sentence.start < sentence.end and sentence.text == doc.text[
+            sentence.start:sentence.end]
+        end = sentence.end
+    assert "".join("".join(s.text.split()) for s in sentences) == "".join(doc.text.split())
+    spans = {(s.start, s.end) for s in sentences}
+    for start, stop in extracted.layout.rows:
+        row = doc.text[start:stop]
+        whole = (start + len(row) - len(row.lstrip()), start + len(row.rstrip()))
+        # A row longer than a chunk may hold is cut like any long sentence.
+        assert whole in spans or text_size(row, cjk_per_word=2) > 40 or not row.strip()
 
 
 @PROPERTY
