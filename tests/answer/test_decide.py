@@ -206,10 +206,8 @@ def test_a_tied_passage_of_the_same_document_that_states_the_asked_span_decides(
     decision = decide(question, [listed, other, stated], as_of=AS_OF)
     assert decision.answer == "dpo@example.com"
     assert decision.deciding[0] is stated
-    # Another document is never chosen this way, nor a passage outside the band.
-    far = ev("notice", "Privacy questions should be directed to dpo@example.com.",
-             semantic=0.5, chunk_id="notice#9")
-    assert decide(question, [listed, other, far], as_of=AS_OF).deciding[0] is listed
+    # Another document is never chosen this way.
+    assert decide(question, [listed, other], as_of=AS_OF).deciding[0] is listed
     # A question that asks for no span keeps the band's first.
     assert decide("Does the notice list my phone number?", [listed, stated],
                   as_of=AS_OF).deciding[0] is listed
@@ -271,3 +269,35 @@ def test_a_rule_for_other_askers_never_decides() -> None:
     decision = decide(Q, [eu], as_of=AS_OF)
     assert decision.status is AnswerStatus.NOT_FOUND
     assert decision.flags == (Flag.NO_APPLICABLE_EVIDENCE,)
+
+
+def test_past_the_band_only_a_span_only_the_asked_thing_can_be_decides() -> None:
+    # The address asked for, or a count of the very noun asked about, from a less
+    # relevant passage of the same document; a duration or a date there is as likely
+    # another period's.
+    question = "Which email address should a job applicant use for privacy questions?"
+    listed = ev("notice", "We collect your name, email address and phone number.",
+                semantic=0.997, chunk_id="notice#3")
+    far = ev("notice", "Privacy questions should be directed to dpo@example.com.",
+             semantic=0.5, chunk_id="notice#9")
+    elsewhere = ev("other", "Write to privacy@other.example for anything else.", semantic=0.6)
+    decision = decide(question, [listed, elsewhere, far], as_of=AS_OF)
+    assert decision.answer == "dpo@example.com" and decision.deciding[0] is far
+    assert decide(question, [listed, elsewhere], as_of=AS_OF).deciding[0] is listed
+
+    plans = ev("pocket", "Premium is sold on monthly and yearly plans.", semantic=0.27,
+               chunk_id="pocket#4")
+    valid = ev("pocket", "Each paid subscription is valid for only one user account.",
+               semantic=0.21, chunk_id="pocket#5")
+    size = ev("pocket", "Saved pages may hold up to 10 megabytes.", semantic=0.2,
+              chunk_id="pocket#6")
+    asked = "How many user accounts is a single paid subscription valid for?"
+    assert decide(asked, [plans, size, valid], as_of=AS_OF).answer == "one user account"
+    assert decide(asked, [plans, size], as_of=AS_OF).deciding[0] is plans
+
+    fees = ev("tos", "You must pay the fees of the GitHub invoice in full.", semantic=0.95,
+              chunk_id="tos#1")
+    notice = ev("tos", "We give at least 30 days notice of any change.", semantic=0.4,
+                chunk_id="tos#8")
+    assert decide("How long do I have to pay an invoice?", [fees, notice],
+                  as_of=AS_OF).deciding[0] is fees

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 from hypothesis import given
 from hypothesis import strategies as st
 
-from chronorag.answer.nearby import answer_near
+from chronorag.answer.nearby import answer_near, gives_asked_span
 
 NOW = datetime(2026, 6, 1, tzinfo=UTC)
 TEXT = ("Upon request, we will provide an Account owner with a copy of the Account contents "
@@ -53,3 +53,16 @@ def test_any_text_gives_a_span_of_itself_or_the_sentence(question: str, text: st
     said = answer_near(question, sentence, text, now=NOW)
     assert said == said.strip()
     assert said in text or said in sentence.strip() or said in sentence
+
+
+def test_a_span_only_the_asked_thing_can_be() -> None:
+    count = "How many user accounts is a single paid subscription valid for?"
+    assert gives_asked_span(count, "It is valid for only one user account.", "", now=NOW)
+    assert not gives_asked_span(count, "Pages hold up to 10 megabytes.", "", now=NOW)
+    email = "Which email address can I write to?"
+    assert gives_asked_span(email, "Write to cancel@example.com.", "", now=NOW)
+    assert not gives_asked_span(email, "We may send you email.", "", now=NOW)
+    # Durations and dates are any period's.
+    assert not gives_asked_span("How long do I have to pay?", "Pay within 30 days.", "",
+                                now=NOW)
+    assert not gives_asked_span("When does it take effect?", "On May 1, 2026.", "", now=NOW)

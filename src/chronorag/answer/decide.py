@@ -52,8 +52,9 @@ from datetime import datetime
 
 from chronorag.answer.check import check_short
 from chronorag.answer.differ import states_differ
-from chronorag.answer.nearby import SPAN_WANTS, answer_near, gives_span
-from chronorag.answer.shape import wanted
+from chronorag.answer.nearby import SPAN_WANTS, answer_near, gives_asked_span, gives_span
+from chronorag.answer.polar import deciding
+from chronorag.answer.shape import Want, wanted
 from chronorag.answer.when import AnswerTime
 from chronorag.conditions import label
 from chronorag.flags import Flag, Flags
@@ -121,7 +122,7 @@ def decide(question: str, evidence: Sequence[Evidence], *, upcoming: Sequence[Ev
             why.append(Flag.ONLY_UPCOMING)
         return Decision(AnswerStatus.NOT_FOUND, None, (), soon, tuple(why))
     band = _top_band(deciders, rules)
-    first = _stating(question, band, as_of)
+    first = _stating(question, band, as_of, deciders=deciders)
     views = [first, *_parallel_views(question, first, [e for e in band if e is not first])]
     flags: list[Flag] = []
     status = AnswerStatus.ANSWERED
@@ -215,18 +216,32 @@ def _top_band(deciders: Sequence[Evidence], rules: AnswerRules) -> list[Evidence
     return sorted(band, key=lambda e: -rules.authority.prior(e.source_type))
 
 
-def _stating(question: str, band: Sequence[Evidence], as_of: datetime) -> Evidence:
+def _stating(question: str, band: Sequence[Evidence], as_of: datetime, *,
+             deciders: Sequence[Evidence]) -> Evidence:
     """The band's first item or, when the question asks for a span (a number, a duration,
-    a date, an address) that its sentence does not give, the first passage of the same
-    document in the band whose sentence does: within the band relevance is a tie ("Any
-    privacy-related queries should be directed to dpo@example.com" beside the list of
-    data that names "email address", for "Which email address should I write to?"), and
-    one document keeps the version and validity the band's first was judged by."""
+    a date, an address) that its sentence does not give, another passage of the same
+    document that does: one document keeps the version and validity the band's first was
+    judged by.
+
+    Within the band relevance is a tie ("Any privacy-related queries should be directed
+    to dpo@example.com" beside the list of data that names "email address", for "Which
+    email address should I write to?"): the first passage there that gives the span. Past
+    the band, among every relevant passage of the document, only a span no other question
+    would be answered by (``gives_asked_span``: the address asked for, a count of the
+    noun asked about); any duration or date of a less relevant passage is as likely
+    another period's. For a yes/no question, the sentence that decides it
+    (``polar.deciding``)."""
     first = band[0]
-    if wanted(question) not in SPAN_WANTS or _gives(question, first, as_of):
+    want = wanted(question)
+    if want is Want.YES_NO:
+        return deciding(question, first, band)
+    if want not in SPAN_WANTS or _gives(question, first, as_of):
         return first
-    return next((e for e in band[1:] if e.doc_id == first.doc_id
-                 and _gives(question, e, as_of)), first)
+    same = [e for e in deciders if e is not first and e.doc_id == first.doc_id]
+    tied = {id(e) for e in band}
+    return next((e for e in same if id(e) in tied and _gives(question, e, as_of)), None) \
+        or next((e for e in same if gives_asked_span(question, _sentence(e), e.text,
+                                                     now=as_of)), first)
 
 
 def _gives(question: str, item: Evidence, as_of: datetime) -> bool:

@@ -16,7 +16,14 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from chronorag.answer.shape import Want, content_words, short_answer, span_of, wanted
+from chronorag.answer.shape import (
+    Want,
+    content_words,
+    counted_noun,
+    short_answer,
+    span_of,
+    wanted,
+)
 from chronorag.ingest.sentences import split_sentences
 
 REACH = 2
@@ -60,3 +67,19 @@ def gives_span(question: str, sentence: str, text: str, *,
     duration, date or address) in ``sentence`` or beside it in ``text``."""
     return wanted(question) in SPAN_WANTS and \
         answer_near(question, sentence, text, now=now) != sentence.strip()
+
+
+def gives_asked_span(question: str, sentence: str, text: str, *,
+                     now: datetime | None = None) -> bool:
+    """Whether ``answer_near`` finds in ``sentence`` or beside it a span that only the
+    asked thing can be: an address for "which email address" / "where can I find", or
+    a count of the very noun "how many X" asks about ("one user account"). A duration
+    or a date is any period's, and a bare count any noun's."""
+    want = wanted(question)
+    if want not in (Want.LINK, Want.NUMBER):
+        return False
+    said = answer_near(question, sentence, text, now=now)
+    if said == sentence.strip():
+        return False
+    noun = counted_noun(question) if want is Want.NUMBER else None
+    return want is Want.LINK or (noun is not None and noun in said.lower())

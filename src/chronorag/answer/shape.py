@@ -32,10 +32,10 @@ import re
 from datetime import datetime
 
 from chronorag.answer.cells import row_cell
+from chronorag.answer.lengths import length_in_days
 from chronorag.answer.names import WHICH_NAMED, names
 from chronorag.lang import EN_STOP_WORDS, HAN, STATEMENT_STOP_WORDS, has_han
 from chronorag.timex.extract import extract
-from chronorag.timex.numerals import CN_NUM_CHARS, cn_number, en_number
 
 
 class Want(enum.StrEnum):
@@ -114,9 +114,6 @@ _MOST = re.compile(r"\b(?:longest|maximum|most|highest|largest|greatest|upper\s+
                    r"最长|最多|最大|最高|最久|上限", re.IGNORECASE)
 _LEAST = re.compile(r"\b(?:shortest|minimum|(?<!at\s)least|lowest|smallest|fewest|lower\s+"
                     r"limit)\b|最短|最少|最小|最低|下限", re.IGNORECASE)
-_DAYS = {"second": 1 / 86400, "minute": 1 / 1440, "hour": 1 / 24, "day": 1, "night": 1,
-         "week": 7, "month": 30, "year": 365, "秒": 1 / 86400, "分钟": 1 / 1440, "小时": 1 / 24,
-         "天": 1, "日": 1, "工作日": 1, "周": 7, "星期": 7, "月": 30, "年": 365}
 # The words around a span that say what it is: mostly before it ("retention period of").
 _BEFORE, _AFTER = 80, 30
 _DATE_QUESTION = re.compile(
@@ -225,17 +222,22 @@ def _number(question: str, sentence: str) -> str | None:
         return _zh_number(zh.group(1), sentence)
     if re.search("多[长高大远重宽深]", question):
         return _first_zh_measure(sentence)
-    match = _HOW_MANY.search(question)
-    noun = (match.group(1) or match.group(2)).lower() if match else ""
-    # "how many is ..." counts nothing: a stop word is no unit.
-    if match and noun not in EN_STOP_WORDS:
-        unit = noun.rstrip("s")
+    unit = counted_noun(question)
+    if unit:
         counted = re.search(rf"\b{_QUALIFIER}{_RANGE}[\s-]+(?:[a-z]+\s+){{0,2}}?"
                             rf"{re.escape(unit)}s?\b", sentence, re.IGNORECASE)
         if counted:
             return counted.group(0)
         return _duration(question, sentence) if _DURATION.search(sentence) else None
     return _first_measure(sentence)
+
+
+def counted_noun(question: str) -> str | None:
+    """The noun "how many X" counts, singular ("how many user accounts" -> "account");
+    None when the question counts none ("how many is …": a stop word is no unit)."""
+    match = _HOW_MANY.search(question)
+    noun = (match.group(1) or match.group(2)).lower() if match else ""
+    return noun.rstrip("s") if match and noun not in EN_STOP_WORDS else None
 
 
 def _duration(question: str, sentence: str) -> str | None:
@@ -286,23 +288,26 @@ def _relative_wait(sentence: str) -> str | None:
 
 
 def _nearest(question: str, sentence: str, found: list[re.Match[str]]) -> str:
-    """Of several spans, the one whose words before it (and just after) share the most
-    content words with the question, the first on a tie: "deleted within 30 days (…
-    Interaction Data, which has a standard retention period of 90 days)" asked for the
-    retention period of Interaction Data answers 90 days."""
+    """Of several spans, the one whose words before it share the most content words with
+    the question, then the one whose words just after it do, the first on a tie:
+    "deleted within 30 days (… Interaction Data, which has a standard retention period of
+    90 days)" asked for the retention period of Interaction Data answers 90 days. The
+    words that say what a value is stand before it; those after it are as often the next
+    clause's ("30 天内删除该数据（交互数据除外…")."""
     asked = content_words(question)
     # A Han character says about as much as a short English word: windows of as many
     # characters would reach three times as far.
     reach = 3 if has_han(sentence) else 1
     ahead, behind = _BEFORE // reach, _AFTER // reach
 
-    def shared(match: re.Match[str]) -> int:
+    def shared(match: re.Match[str]) -> tuple[int, int]:
         before = sentence[max(0, match.start() - ahead):match.start()]
         # A counted span's own words are its unit ("hours"), which the question may ask
         # for; a worded one's are a clause of any words ("… use of Firefox").
         inside = "" if worded_duration(match.group(0)) else match.group(0)
-        return len(asked & content_words(before + inside + sentence[match.end():
-                                                                     match.end() + behind]))
+        after = sentence[match.end():match.end() + behind]
+        return (len(asked & content_words(before + inside)),
+                len(asked & content_words(before + inside + after)))
 
     return max(found, key=shared).group(0)  # max keeps the first of equals
 
@@ -324,39 +329,11 @@ def _extreme(question: str, sentence: str, found: list[re.Match[str]]) -> str | 
         return spans[0] if spans else None
     if bool(most) == bool(least):
         return _nearest(question, sentence, found)
-    lengths = [_days(span, most=bool(most)) for span in spans]
+    lengths = [length_in_days(span, most=bool(most)) for span in spans]
     if any(length is None for length in lengths):
         return spans[0]
     pick = max if most else min
     return spans[pick(range(len(spans)), key=lambda i: lengths[i] or 0.0)]
-
-
-def _days(span: str, *, most: bool) -> float | None:
-    """The length of a duration span in days (a range's upper bound for the most, its
-    lower bound for the least), or None when its number or unit is not known."""
-    unit = next((days for name, days in sorted(_DAYS.items(), key=lambda kv: -len(kv[0]))
-                 if re.search(rf"{name}s?\b" if name.isascii() else name, span,
-                              re.IGNORECASE)), None)
-    values = [_amount(token) for token in re.findall(
-        rf"\d+(?:\.\d+)?|[{CN_NUM_CHARS}]+|[a-z]+", span.lower())]
-    known = [v for v in values if v is not None]
-    if unit is None or not known:
-        return None
-    return (max(known) if most else min(known)) * unit
-
-
-def _amount(token: str) -> float | None:
-    if token[0].isdigit():
-        return float(token)
-    if token[0] in CN_NUM_CHARS:
-        try:
-            return float(cn_number(token))
-        except (KeyError, ValueError, IndexError):
-            return None
-    try:
-        return float(en_number(token))
-    except (KeyError, ValueError):
-        return None
 
 
 def _zh_number(unit: str, sentence: str) -> str | None:

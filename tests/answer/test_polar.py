@@ -1,0 +1,99 @@
+"""The sentence that decides a yes/no question (``answer.polar``)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from chronorag.answer.decide import decide
+from chronorag.answer.polar import deciding, negated
+
+from .test_decide import ev
+
+AS_OF = datetime(2026, 6, 1, tzinfo=UTC)
+RELAY_Q = ("Does Mozilla record or keep what is said on phone calls I make through my "
+           "Firefox Relay phone mask?")
+DESCRIBES = ("Firefox Relay allows you to keep your primary email address and phone number "
+             "safe and private by making masks for your email address and phone number.")
+DECIDES = "We do not monitor or store the content of phone calls you make through Firefox Relay."
+
+
+def test_a_passage_of_the_same_document_that_says_no_decides() -> None:
+    items = [ev("relay", DESCRIBES, semantic=0.998, chunk_id="relay#0"),
+             ev("relay", DECIDES, semantic=0.991, chunk_id="relay#3")]
+    decision = decide(RELAY_Q, items, as_of=AS_OF)
+    assert decision.answer == DECIDES
+    assert decision.deciding[0].chunk_id == "relay#3"
+
+
+def test_a_sentence_of_the_same_passage_that_says_no_decides() -> None:
+    text = f"{DESCRIBES} {DECIDES} Relay allows up to 50 minutes of calls a month."
+    item = ev("relay", DESCRIBES, text=text, end=len(text))
+    chosen = deciding(RELAY_Q, item, [item])
+    assert chosen.sentence == DECIDES
+    assert decide(RELAY_Q, [item], as_of=AS_OF).answer == DECIDES
+
+
+def test_another_document_never_decides() -> None:
+    # One document keeps the version and validity the first passage was judged by.
+    items = [ev("relay", DESCRIBES, semantic=0.998), ev("other", DECIDES, semantic=0.997)]
+    assert decide(RELAY_Q, items, as_of=AS_OF).answer == DESCRIBES
+
+
+def test_a_negation_sharing_fewer_words_than_the_best_sentence_stays_out() -> None:
+    question = "Can I cancel my account at any time from my settings?"
+    best = "You can cancel your account at any time from your settings page."
+    text = f"{best} We cannot cancel an account in response to a phone request."
+    item = ev("tos", best, text=text, end=len(text))
+    assert decide(question, [item], as_of=AS_OF).answer == best
+
+
+def test_a_best_sentence_that_says_no_stays() -> None:
+    best = "We do not record your phone calls."
+    text = f"{best} We do not monitor or store the content of phone calls you make."
+    item = ev("relay", best, text=text, end=len(text))
+    assert deciding(RELAY_Q, item, [item]) is item
+
+
+def test_a_negation_needs_two_of_the_questions_words() -> None:
+    question = "Does Firefox share my browsing history?"
+    best = "Firefox shares my browsing history with partners when you opt in."
+    text = f"{best} Firefox is not available on every device."
+    item = ev("ff", best, text=text, end=len(text))
+    assert deciding(question, item, [item]) is item
+
+
+def test_chinese_no_decides() -> None:
+    question = "Firefox 内置 VPN 所用的代理服务器会收集我访问了哪些网站的数据吗？"
+    best = "我们使用代表我们运营的代理服务器来提供 VPN 功能。"
+    no = "该代理服务器不具备访问网页内容的能力，也不会收集您所访问网站或其内容的任何数据。"
+    text = best + no
+    item = ev("ff-zh", best, text=text, end=len(text))
+    assert decide(question, [item], as_of=AS_OF).answer == no
+
+
+def test_what_counts_as_saying_no() -> None:
+    assert negated("We do not sell your data.")
+    assert negated("You can't transfer it.") and negated("You can’t transfer it.")
+    assert negated("Mozilla cannot decrypt it.") and negated("Mozilla 无法解密此类信息。")
+    assert negated("Mozilla 不会存储您的全部付款详情。")
+    # Words with 不 that do not negate the sentence, and "not" inside a word.
+    assert not negated("保留不超过 30 天。") and not negated("不同的设备会同步。")
+    assert not negated("Notices are sent by email.") and not negated("We keep a knot.")
+
+
+_TEXT = st.text(alphabet=st.characters(codec="utf-8"), max_size=120)
+
+
+@given(question=_TEXT, sentence=_TEXT, rest=st.lists(_TEXT, max_size=3))
+def test_the_deciding_sentence_is_always_a_sentence_of_the_documents_passages(
+        question: str, sentence: str, rest: list[str]) -> None:
+    text = " ".join([sentence, *rest])
+    first = ev("doc", sentence, text=text, end=len(text))
+    others = [ev("doc", r, chunk_id=f"doc#{i + 1}") for i, r in enumerate(rest)]
+    foreign = ev("elsewhere", "We do not keep what you say on calls.")
+    chosen = deciding(question, first, [first, *others, foreign])
+    assert chosen.doc_id == "doc"
+    assert chosen is first or (chosen.sentence or "") in chosen.text
