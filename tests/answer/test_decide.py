@@ -295,6 +295,11 @@ def test_past_the_band_only_a_span_only_the_asked_thing_can_be_decides() -> None
     assert decide(asked, [plans, size, valid], as_of=AS_OF).answer == "one user account"
     assert decide(asked, [plans, size], as_of=AS_OF).deciding[0] is plans
 
+    refund = ev("mdn", "30-Day Refund Policy.", semantic=0.8, chunk_id="mdn#2")
+    version = ev("mdn", "Version 1.1, Effective May 24, 2023", semantic=0.56, chunk_id="mdn#0")
+    assert decide("What version number did the MDN Plus terms have?", [refund, version],
+                  as_of=AS_OF).answer == "1.1"
+
     fees = ev("tos", "You must pay the fees of the GitHub invoice in full.", semantic=0.95,
               chunk_id="tos#1")
     notice = ev("tos", "We give at least 30 days notice of any change.", semantic=0.4,

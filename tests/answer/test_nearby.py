@@ -62,6 +62,10 @@ def test_a_span_only_the_asked_thing_can_be() -> None:
     email = "Which email address can I write to?"
     assert gives_asked_span(email, "Write to cancel@example.com.", "", now=NOW)
     assert not gives_asked_span(email, "We may send you email.", "", now=NOW)
+    version = "What version number did the terms have?"
+    assert gives_asked_span(version, "Version 1.1, Effective May 24, 2023", "", now=NOW)
+    assert gives_asked_span("Which section of the code applies?", "See Section 22581.", "",
+                            now=NOW)
     # Durations and dates are any period's.
     assert not gives_asked_span("How long do I have to pay?", "Pay within 30 days.", "",
                                 now=NOW)

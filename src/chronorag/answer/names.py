@@ -41,10 +41,10 @@ def names(question: str, sentence: str) -> str | None:
     name; None when there is none or more than one. A run made only of the question's
     words is no answer to it: "our Data Protection Officer, Dr. Maria Keller", asked "who
     is the Data Protection Officer", names Dr. Maria Keller."""
-    asked = {w.lower() for w in re.findall(r"[\w'’]+", question)}
+    asked = {_owner(w) for w in re.findall(r"[\w'’]+", question)}
     runs = []
     for found in _TITLED.finditer(sentence):
-        words = [w.strip(".,'’").lower() for w in found.group(0).split()]
+        words = [_owner(w.strip(".,'’")) for w in found.group(0).split()]
         if all(w in asked or w in NOT_NAMES for w in words):
             continue
         # One capitalised word opening the sentence is as likely a common word; a run
@@ -71,6 +71,11 @@ def names(question: str, sentence: str) -> str | None:
         else:
             return None
     return _bare(sentence[joined[0].start():joined[-1].end()])
+
+
+def _owner(word: str) -> str:
+    """``word`` lower-cased, a possessive as its owner: "GitHub’s" is "github"."""
+    return re.sub(r"['’]s$", "", word.lower())
 
 
 def _bare(name: str) -> str:

@@ -20,6 +20,7 @@ from chronorag.answer.shape import (
     Want,
     content_words,
     counted_noun,
+    labelled_number,
     short_answer,
     span_of,
     wanted,
@@ -72,14 +73,17 @@ def gives_span(question: str, sentence: str, text: str, *,
 def gives_asked_span(question: str, sentence: str, text: str, *,
                      now: datetime | None = None) -> bool:
     """Whether ``answer_near`` finds in ``sentence`` or beside it a span that only the
-    asked thing can be: an address for "which email address" / "where can I find", or
-    a count of the very noun "how many X" asks about ("one user account"). A duration
-    or a date is any period's, and a bare count any noun's."""
+    asked thing can be: an address for "which email address" / "where can I find", a
+    number by its label ("Version 1.1" for "what version number", a phone number), or a
+    count of the very noun "how many X" asks about ("one user account"). A duration or a
+    date is any period's, and a bare count any noun's."""
     want = wanted(question)
     if want not in (Want.LINK, Want.NUMBER):
         return False
     said = answer_near(question, sentence, text, now=now)
     if said == sentence.strip():
         return False
-    noun = counted_noun(question) if want is Want.NUMBER else None
-    return want is Want.LINK or (noun is not None and noun in said.lower())
+    if want is Want.LINK or labelled_number(question):
+        return True
+    noun = counted_noun(question)
+    return noun is not None and noun in said.lower()

@@ -131,8 +131,10 @@ _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}")
 # The same in Chinese: 在您使用 Firefox 期间, 只要您的帐户处于活跃状态, 直至您删除帐户为止.
 _ZH_WORDED_DURATION = re.compile(r"在[^，,。；;、：:]{1,24}?期间|只要[^，,。；;、：:]{1,24}|"
                                  r"直(?:至|到)[^，,。；;、：:]{1,24}?(?:为止|$|(?=[，,。；;]))")
-# A number that is no quantity: "what phone number", "what version number".
-_WHAT_NUMBER = re.compile(r"\bwhat\s+(?:([a-z]+)\s+)?number\b|\bwhat\s+(version)\b",
+# A number that is no quantity: "what phone number", "what version number"; "which
+# section" asks for the labelled number itself ("Section 22581").
+_WHAT_NUMBER = re.compile(r"\bwhat\s+(?:([a-z]+)\s+)?number\b|\bwhat\s+(version)\b|"
+                          r"\b(?:which|what)\s+(section|article|clause|chapter|paragraph)\b",
                           re.IGNORECASE)
 _PHONE_QUESTION = re.compile(r"\b(?:(?:tele)?phone|fax)\s+number\b|\bnumber\s+(?:can|could|"
                              r"should|do|may|must)\s+\w+\s+(?:call|dial)\b|电话号码",
@@ -211,12 +213,13 @@ def _number(question: str, sentence: str) -> str | None:
         phone = _PHONE.search(sentence)
         return phone.group(0) if phone else None
     label = _WHAT_NUMBER.search(question)
-    if label and (label.group(1) or label.group(2)):
-        # "What version number ...": the number written after its label ("Version 1.2").
-        name = label.group(1) or label.group(2)
+    name = label.group(1) or label.group(2) or label.group(3) if label else None
+    if name:
+        # The number written after its label ("Version 1.2"): "what version number" asks
+        # for the number, "which section" for the section.
         found = re.search(rf"\b{re.escape(name)}\s*(?:no\.?|number|#)?\s*:?\s*(\d[\w.-]*\w|\d)",
                           sentence, re.IGNORECASE)
-        return found.group(1) if found else None
+        return None if found is None else found.group(0) if label.group(3) else found.group(1)
     zh = _ZH_QUANTITY.search(question)
     if zh and re.search(f"[{HAN}]", question):
         return _zh_number(zh.group(1), sentence)
@@ -230,6 +233,14 @@ def _number(question: str, sentence: str) -> str | None:
             return counted.group(0)
         return _duration(question, sentence) if _DURATION.search(sentence) else None
     return _first_measure(sentence)
+
+
+def labelled_number(question: str) -> bool:
+    """Whether ``question`` asks for a number by its label: a phone number, "what version
+    number", "which section"."""
+    label = _WHAT_NUMBER.search(question)
+    return bool(_PHONE_QUESTION.search(question) or (label and (
+        label.group(1) or label.group(2) or label.group(3))))
 
 
 def counted_noun(question: str) -> str | None:
