@@ -213,13 +213,14 @@ def _number(question: str, sentence: str) -> str | None:
         phone = _PHONE.search(sentence)
         return phone.group(0) if phone else None
     label = _WHAT_NUMBER.search(question)
-    name = label.group(1) or label.group(2) or label.group(3) if label else None
-    if name:
+    if label and (name := label.group(1) or label.group(2) or label.group(3)):
         # The number written after its label ("Version 1.2"): "what version number" asks
         # for the number, "which section" for the section.
         found = re.search(rf"\b{re.escape(name)}\s*(?:no\.?|number|#)?\s*:?\s*(\d[\w.-]*\w|\d)",
                           sentence, re.IGNORECASE)
-        return None if found is None else found.group(0) if label.group(3) else found.group(1)
+        if found is None:
+            return None
+        return found.group(0) if label.group(3) else found.group(1)
     zh = _ZH_QUANTITY.search(question)
     if zh and re.search(f"[{HAN}]", question):
         return _zh_number(zh.group(1), sentence)
