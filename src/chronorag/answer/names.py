@@ -15,17 +15,18 @@ from chronorag.lang import OVERLAP_STOP_WORDS
 WHICH_NAMED = re.compile(
     r"\b(?:which|what)\s+(?:[A-Za-z]+\s+){0,2}?(companies|company|firms?|courts?|"
     r"organi[sz]ations?|entit(?:y|ies)|partners?|providers?|vendors?|(?:sub)?processors?|"
-    r"agenc(?:y|ies)|authorit(?:y|ies)|regulators?|countr(?:y|ies)|cit(?:y|ies)|"
+    r"agenc(?:y|ies)|authorit(?:y|ies)|regulators?|countr(?:y|ies)|cit(?:y|ies)|states|"
     r"jurisdictions?|accounts?|products?|browsers?|apps?|rules|polic(?:y|ies)|terms|"
     r"agreements?)\b", re.IGNORECASE)
 _WORD = r"[A-Z][\w'’.-]*"
 _PARTICLE = r"de|van|von|der|da|di|bin|al|la|le"
 CAPITALIZED = re.compile(rf"{_WORD}(?:\s+(?:(?:{_PARTICLE})\s+)?{_WORD})*")
-# Capitalised words with "of" inside: "Conditions of Use", "County of San Francisco".
+# Capitalised words with "of" or "for" inside: "Conditions of Use", "County of San
+# Francisco", "Terms for Additional Products".
 # A word ending a sentence ("... with Mullvad. A Mozilla account") ends the name; an
 # initial or a title ("B.V.", "Dr.") does not. A lower-case word with an accented letter
 # right after is the rest of a name in another language ("Académie française").
-_TITLED = re.compile(rf"{_WORD}(?:(?<![a-z]{{2}}\.)\s+(?:(?:of(?:\s+the)?|{_PARTICLE})\s+)?"
+_TITLED = re.compile(rf"{_WORD}(?:(?<![a-z]{{2}}\.)\s+(?:(?:of(?:\s+the)?|for|{_PARTICLE})\s+)?"
                      rf"{_WORD})*(?:\s+[a-zß-ÿ]*[ß-ÿ][a-zß-ÿ]*\b)*")
 # Capitalised words that start a sentence or name a month or weekday, not a person.
 NOT_NAMES = OVERLAP_STOP_WORDS | frozenset({
@@ -66,7 +67,7 @@ def names(question: str, sentence: str) -> str | None:
     joined = [runs[0]]
     for run in runs[1:]:
         between = sentence[joined[-1].end():run.start()]
-        if re.fullmatch(r"\s*(?:,|,?\s*and|&)\s*", between):
+        if re.fullmatch(r"\s*(?:,|,?\s*(?:and|or)|&)\s*", between):
             joined.append(run)
         else:
             return None
