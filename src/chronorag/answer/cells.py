@@ -5,14 +5,16 @@ Subprocessor: Zendesk; Description of Processing: Customer support ticketing sys
 Asked "which subprocessor provided the ticketing system?", the answer is the value under
 the header that names what the question asks for (Subprocessor), not the cell that repeats
 the question's own words (the description): the row is found by what the question says,
-the cell answers what it asks.
+the cell answers what it asks. A Chinese question names what it asks for after 哪些 /
+什么 ("举了哪些例子"), and the header that shares one of its characters answers ("Mozilla
+帐户用户示例").
 """
 
 from __future__ import annotations
 
 import re
 
-from chronorag.lang import STATEMENT_STOP_WORDS
+from chronorag.lang import HAN, STATEMENT_STOP_WORDS
 
 __all__ = ["row_cell"]
 
@@ -21,6 +23,10 @@ _CELL = re.compile(r"(?:^|; )([^:;\n]{1,80}): ([^;\n]*)")
 _ASKS = re.compile(r"\b(?:which|what)\s+((?:[a-z]+\s+){0,2}?[a-z]+)\b|\b(who|whom|whose)\b",
                    re.IGNORECASE)
 _WORD = re.compile(r"[a-z]{3,}")
+# "举了哪些例子" / "是什么类型": the Han noun after the question word; Chinese words of one
+# meaning share a character more often than a whole word (例子 / 示例).
+_ZH_ASKS = re.compile(f"(?:哪些|哪个|哪种|哪类|什么)([{HAN}]{{1,4}})")
+_ZH_FUNCTION = frozenset("的了是在和与或及等")
 
 
 def _words(text: str) -> set[str]:
@@ -34,10 +40,15 @@ def row_cell(question: str, sentence: str) -> str | None:
     or more than one fits."""
     if not _ROW.fullmatch(sentence.strip()):
         return None
+    cells = [(header, value.strip()) for header, value in _CELL.findall(sentence.strip())]
+    zh = _ZH_ASKS.search(question)
+    if zh is not None:
+        chars = set(zh.group(1)) - _ZH_FUNCTION
+        fitting = [v for h, v in cells if chars & set(h)]
+        return fitting[0] if len(fitting) == 1 and fitting[0] else None
     asks = _ASKS.search(question)
     if asks is None:
         return None
-    cells = [(header, value.strip()) for header, value in _CELL.findall(sentence.strip())]
     if asks.group(2):
         fitting = [v for h, v in cells if "name" in h.lower().split()]
     else:
