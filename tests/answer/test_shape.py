@@ -58,7 +58,8 @@ QUESTIONS = st.sampled_from([
     "How much notice is given?", "Where can I find it?", "在哪里可以查看？",
     "Which plan costs 10?", "Who runs it?", "Which company runs it?", "Which account?",
     "What phone number can I call?", "What version number is it?", "By when?",
-    "帐户资料会保存多久？", ""])
+    "帐户资料会保存多久？", "举了哪些例子？", "Which section applies?", "Which US states?",
+    "Which terms govern GitHub's app?", ""])
 PIECES = st.sampled_from(["10", "-", "–", "14", " days", " business", "$", "5", " to ", "%",
                           "天", "个工作日", "万", "枚", "金牌", "Dr.", " Maria", " Keller", " and ",
                           "2024年", "1月1日", "February 1, 2024", ", ", "。", "at least ", "\n",
@@ -66,7 +67,9 @@ PIECES = st.sampled_from(["10", "-", "–", "14", " days", " business", "$", "5"
                           " or ", "Name of Plan", ": ", "; ", "Price", " for the duration of",
                           " for as long as", " within its", " window", " period", "在您使用",
                           "期间", "只要", "直至", "为止", "1-800-555-0199", " Version 1.2",
-                          " of ", "Example B.V.", " Account", "Mullvad. ", "The City"])
+                          " of ", "Example B.V.", " Account", "Mullvad. ", "The City",
+                          " for ", "GitHub’s", "Section 22581", "数据类型", " ; ", "示例",
+                          "帐户 ID、会话 ID", " Colorado", ", or Virginia"])
 
 
 @settings(deadline=None, max_examples=200)
