@@ -79,6 +79,7 @@ def test_what_counts_as_saying_no() -> None:
     assert negated("You can't transfer it.") and negated("You can’t transfer it.")
     assert negated("Mozilla cannot decrypt it.") and negated("Mozilla 无法解密此类信息。")
     assert negated("Mozilla 不会存储您的全部付款详情。")
+    assert negated("您不得将本服务用于商业目的。") and not negated("您不得不接受这些条款。")
     # Words with 不 that do not negate the sentence, and "not" inside a word.
     assert not negated("保留不超过 30 天。") and not negated("不同的设备会同步。")
     assert not negated("Notices are sent by email.") and not negated("We keep a knot.")

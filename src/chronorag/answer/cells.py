@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from chronorag.lang import HAN, STATEMENT_STOP_WORDS
+from chronorag.lang import HAN, STATEMENT_STOP_WORDS, ZH_STOP_WORDS
 
 __all__ = ["row_cell"]
 
@@ -26,7 +26,6 @@ _WORD = re.compile(r"[a-z]{3,}")
 # "举了哪些例子" / "是什么类型": the Han noun after the question word; Chinese words of one
 # meaning share a character more often than a whole word (例子 / 示例).
 _ZH_ASKS = re.compile(f"(?:哪些|哪个|哪种|哪类|什么)([{HAN}]{{1,4}})")
-_ZH_FUNCTION = frozenset("的了是在和与或及等")
 
 
 def _words(text: str) -> set[str]:
@@ -43,7 +42,7 @@ def row_cell(question: str, sentence: str) -> str | None:
     cells = [(header, value.strip()) for header, value in _CELL.findall(sentence.strip())]
     zh = _ZH_ASKS.search(question)
     if zh is not None:
-        chars = set(zh.group(1)) - _ZH_FUNCTION
+        chars = set(zh.group(1)) - ZH_STOP_WORDS
         fitting = [v for h, v in cells if chars & set(h)]
         return fitting[0] if len(fitting) == 1 and fitting[0] else None
     asks = _ASKS.search(question)

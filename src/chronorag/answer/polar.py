@@ -31,10 +31,11 @@ MIN_SHARED = 2
 alone is no statement about the question's practice."""
 
 # English: a verb's negation. Chinese: 不 before a verb, except in words where it does not
-# negate the sentence (不同 different, 不仅 not only, 不超过 a bound, 不断 continuously, …).
+# negate the sentence (不同 different, 不仅 not only, 不超过 a bound, 不断 continuously,
+# 不得不 must, …); 不得 (must not) does.
 NEGATION = re.compile(
     r"\b(?:not|never|cannot|no\s+longer|unable|neither|nor)\b|n[’']t\b"
-    r"|无法|没有|并未|未能|从未|(?<![要])不(?![同仅断论管久过超少低高足止得不])",
+    r"|无法|没有|并未|未能|从未|(?<![要])(?<!不得)不(?![同仅断论管久过超少低高足止]|得不)",
     re.IGNORECASE)
 
 

@@ -212,15 +212,16 @@ def _number(question: str, sentence: str) -> str | None:
     if _PHONE_QUESTION.search(question):
         phone = _PHONE.search(sentence)
         return phone.group(0) if phone else None
-    label = _WHAT_NUMBER.search(question)
-    if label and (name := label.group(1) or label.group(2) or label.group(3)):
+    label = _number_label(question)
+    if label is not None:
         # The number written after its label ("Version 1.2"): "what version number" asks
         # for the number, "which section" for the section.
+        name, whole = label
         found = re.search(rf"\b{re.escape(name)}\s*(?:no\.?|number|#)?\s*:?\s*(\d[\w.-]*\w|\d)",
                           sentence, re.IGNORECASE)
         if found is None:
             return None
-        return found.group(0) if label.group(3) else found.group(1)
+        return found.group(0) if whole else found.group(1)
     zh = _ZH_QUANTITY.search(question)
     if zh and re.search(f"[{HAN}]", question):
         return _zh_number(zh.group(1), sentence)
@@ -239,9 +240,16 @@ def _number(question: str, sentence: str) -> str | None:
 def labelled_number(question: str) -> bool:
     """Whether ``question`` asks for a number by its label: a phone number, "what version
     number", "which section"."""
+    return bool(_PHONE_QUESTION.search(question)) or _number_label(question) is not None
+
+
+def _number_label(question: str) -> tuple[str, bool] | None:
+    """The label ``question`` asks a number by ("version", "section") and whether the
+    answer is the labelled whole ("Section 22581") rather than the number alone."""
     label = _WHAT_NUMBER.search(question)
-    return bool(_PHONE_QUESTION.search(question) or (label and (
-        label.group(1) or label.group(2) or label.group(3))))
+    if label is None or not (name := label.group(1) or label.group(2) or label.group(3)):
+        return None
+    return name, label.group(3) is not None
 
 
 def counted_noun(question: str) -> str | None:
