@@ -9,7 +9,7 @@ sentence that answers what the question wants (:func:`wanted`):
   one said in words ("for the duration of the payment term", "for as long as your
   account is active", 在您使用 Firefox 期间), whichever stands nearest the question's words;
 * the phone number for "what phone number", the number after its label for "what
-  version number" ("Version 1.2");
+  version number" ("Version 1.2"), the labelled number for "which section" ("Section 5");
 * the whole date phrase for "when" / "what date" / "effective date" / 哪天 ("February 1,
   2024", "2024年1月1日");
 * the names for "who" and for "which company / court / account" ("Edmund Hillary and
