@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 # A sibling module: benchmarks/ is not a package.
 import metrics
 
-from chronorag.cli.options import iso
+from chronorag.clock import parse_moment
 from chronorag.engine import Engine
 from chronorag.model import Asking
 
@@ -38,8 +38,8 @@ def ask_all(db: Path, files: list[Path]) -> list[dict[str, Any]]:
                 if not line.strip():
                     continue
                 q = json.loads(line)
-                as_of = iso(q["as_of"]) if q.get("as_of") else None
-                answer = engine.ask(q["question"], Asking(now=iso(q["now"]), as_of=as_of,
+                as_of = parse_moment(q["as_of"]) if q.get("as_of") else None
+                answer = engine.ask(q["question"], Asking(now=parse_moment(q["now"]), as_of=as_of,
                                                           k=5)).to_json()
                 rows.append({"set": path.stem, "id": q["id"], "kind": q.get("kind"),
                              "question": q["question"], "gold": q["answer"],
