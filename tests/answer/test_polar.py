@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from chronorag.answer.decide import decide
 from chronorag.answer.polar import deciding, negated
+from chronorag.model import Evidence
 
 from .test_decide import ev
 
@@ -20,6 +21,12 @@ DESCRIBES = ("Firefox Relay allows you to keep your primary email address and ph
 DECIDES = "We do not monitor or store the content of phone calls you make through Firefox Relay."
 
 
+def passage(doc_id: str, best: str, rest: str, *, sep: str = " ") -> Evidence:
+    """An evidence item whose best sentence ``best`` is followed by ``rest`` in its text."""
+    text = f"{best}{sep}{rest}"
+    return ev(doc_id, best, text=text, end=len(text))
+
+
 def test_a_passage_of_the_same_document_that_says_no_decides() -> None:
     items = [ev("relay", DESCRIBES, semantic=0.998, chunk_id="relay#0"),
              ev("relay", DECIDES, semantic=0.991, chunk_id="relay#3")]
@@ -29,8 +36,7 @@ def test_a_passage_of_the_same_document_that_says_no_decides() -> None:
 
 
 def test_a_sentence_of_the_same_passage_that_says_no_decides() -> None:
-    text = f"{DESCRIBES} {DECIDES} Relay allows up to 50 minutes of calls a month."
-    item = ev("relay", DESCRIBES, text=text, end=len(text))
+    item = passage("relay", DESCRIBES, f"{DECIDES} Relay allows up to 50 minutes of calls a month.")
     chosen = deciding(RELAY_Q, item, [item])
     assert chosen.sentence == DECIDES
     assert decide(RELAY_Q, [item], as_of=AS_OF).answer == DECIDES
@@ -45,23 +51,20 @@ def test_another_document_never_decides() -> None:
 def test_a_negation_sharing_fewer_words_than_the_best_sentence_stays_out() -> None:
     question = "Can I cancel my account at any time from my settings?"
     best = "You can cancel your account at any time from your settings page."
-    text = f"{best} We cannot cancel an account in response to a phone request."
-    item = ev("tos", best, text=text, end=len(text))
+    item = passage("tos", best, "We cannot cancel an account in response to a phone request.")
     assert decide(question, [item], as_of=AS_OF).answer == best
 
 
 def test_a_best_sentence_that_says_no_stays() -> None:
     best = "We do not record your phone calls."
-    text = f"{best} We do not monitor or store the content of phone calls you make."
-    item = ev("relay", best, text=text, end=len(text))
+    item = passage("relay", best, "We do not monitor or store the content of phone calls you make.")
     assert deciding(RELAY_Q, item, [item]) is item
 
 
 def test_a_negation_needs_two_of_the_questions_words() -> None:
     question = "Does Firefox share my browsing history?"
     best = "Firefox shares my browsing history with partners when you opt in."
-    text = f"{best} Firefox is not available on every device."
-    item = ev("ff", best, text=text, end=len(text))
+    item = passage("ff", best, "Firefox is not available on every device.")
     assert deciding(question, item, [item]) is item
 
 
@@ -69,8 +72,7 @@ def test_chinese_no_decides() -> None:
     question = "Firefox 内置 VPN 所用的代理服务器会收集我访问了哪些网站的数据吗？"
     best = "我们使用代表我们运营的代理服务器来提供 VPN 功能。"
     no = "该代理服务器不具备访问网页内容的能力，也不会收集您所访问网站或其内容的任何数据。"
-    text = best + no
-    item = ev("ff-zh", best, text=text, end=len(text))
+    item = passage("ff-zh", best, no, sep="")
     assert decide(question, [item], as_of=AS_OF).answer == no
 
 

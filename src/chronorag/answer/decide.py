@@ -239,9 +239,10 @@ def _stating(question: str, band: Sequence[Evidence], as_of: datetime, *,
         return first
     same = [e for e in deciders if e is not first and e.doc_id == first.doc_id]
     tied = {id(e) for e in band}
+    # A tied passage that gives no span gives no asked span either: each is read once.
     return next((e for e in same if id(e) in tied and _gives(question, e, as_of)), None) \
-        or next((e for e in same if gives_asked_span(question, _sentence(e), e.text,
-                                                     now=as_of)), first)
+        or next((e for e in same if id(e) not in tied and gives_asked_span(
+            question, _sentence(e), e.text, now=as_of)), first)
 
 
 def _gives(question: str, item: Evidence, as_of: datetime) -> bool:

@@ -38,7 +38,7 @@ NOT_NAMES = OVERLAP_STOP_WORDS | frozenset({
 
 
 def names(question: str, sentence: str) -> str | None:
-    """The one run of capitalised words (joined by "and" or commas) the question does not
+    """The one run of capitalised words (joined by "and", "or" or commas) the question does not
     name; None when there is none or more than one. A run made only of the question's
     words is no answer to it: "our Data Protection Officer, Dr. Maria Keller", asked "who
     is the Data Protection Officer", names Dr. Maria Keller."""
