@@ -98,8 +98,8 @@ class WindowReranker:
         tail: list[Hit] = []
         judge_depth = self.judge_top if self.judge is not None else self.top_n
         depth = max(self.top_n, judge_depth)
-        # Only the head's scripts are read: counting the letters of every candidate would
-        # cost ~15 ms a question.
+        # Only the head's scripts are read: counting the words of every candidate would
+        # cost ~3 ms a question.
         for i, hit in enumerate(hits[:depth]):
             if not question_cjk and not is_mostly_cjk(hit.chunk.text):
                 (readable if i < self.top_n else tail).append(hit)

@@ -34,7 +34,7 @@ class DenseRetriever:
         self._indexes = indexes
         self.embedder = embedder
         # Whether a chunk is mostly CJK, by id (its calibration depends on it); counting a
-        # hundred candidates' letters on every question would cost ~15 ms. Cleared with
+        # hundred candidates' words on every question would cost ~3 ms. Cleared with
         # each generation, since a re-ingested document may keep its chunk ids.
         self._cjk: tuple[int, dict[str, bool]] = (-1, {})
         self._lock = threading.Lock()

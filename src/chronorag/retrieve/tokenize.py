@@ -19,7 +19,8 @@ from chronorag.lang import EN_STOP_WORDS, HAN, HAN_RE, ZH_STOP_WORDS
 # Ideographs only: kana and Hangul are not segmented by jieba, so they fall through to the
 # word pattern.
 _TOKEN_RE = re.compile(rf"(?P<cjk>[{HAN}]+)|(?P<word>[^\W_{HAN}]+)")
-_LETTER_RE = re.compile(r"[^\W\d_]")
+# A run of letters other than ideographs (a word of an alphabet, kana, Hangul).
+_WORD_RE = re.compile(rf"[^\W\d_{HAN}]+")
 
 _jieba: Any = None
 _jieba_lock = threading.Lock()
@@ -63,15 +64,37 @@ def tokenize(text: str) -> list[str]:
     return tokens
 
 
+def word_ends(text: str) -> set[int]:
+    """The offsets in ``text`` where a word ends, as jieba segments it (every offset that
+    ends a piece, punctuation and spaces included, and ``len(text)``)."""
+    ends, at = {0}, 0
+    for piece in _segmenter().cut(text, HMM=True):
+        at += len(piece)
+        ends.add(at)
+    return ends
+
+
+# Ideographs in a Chinese word, on average: jieba segments the Chinese of ChronoQA's news,
+# the Mozilla policies and XQuAD's Wikipedia into words of 1.90, 1.75 and 1.83 (300
+# chunks of each).
+_HAN_PER_WORD = 1.8
+
+
 def cjk_ratio(text: str) -> float:
-    """Share of CJK ideographs among the letters of ``text`` (0.0 when it has none)."""
-    letters = _LETTER_RE.findall(text)
-    if not letters:
-        return 0.0
-    cjk = sum(1 for ch in letters if HAN_RE.match(ch))
-    return cjk / len(letters)
+    """Share of Chinese among the words of ``text`` (0.0 when it has none): its ideographs
+    counted as words of ``_HAN_PER_WORD`` ideographs, beside its words in other letters.
+
+    Counted by letters, a Chinese passage that ends on an address ("Mozilla Corporation
+    Attn: Legal Notices, 149 New Montgomery Street") or a question naming a product
+    ("Firefox 有没有隐藏 IP 地址的 VPN 功能？") would be English: read by a model that
+    knows no Chinese and calibrated as another pair. Counted by ideographs, an English
+    filmography giving each title in Chinese too would be Chinese.
+    """
+    cjk = len(HAN_RE.findall(text)) / _HAN_PER_WORD
+    words = len(_WORD_RE.findall(text))
+    return cjk / (cjk + words) if cjk + words else 0.0
 
 
 def is_mostly_cjk(text: str, *, threshold: float = 0.5) -> bool:
-    """True when more than ``threshold`` of the letters are CJK ideographs."""
+    """True when Chinese is more than ``threshold`` of the words of ``text`` (``cjk_ratio``)."""
     return cjk_ratio(text) > threshold
