@@ -56,3 +56,30 @@ def test_a_list_lead_in_gives_way_to_the_item_the_question_names() -> None:
 def test_a_lead_in_stays_when_no_item_shares_a_word() -> None:
     item = _asked("Can I use the services at night?", LIST, best=0)
     assert item.sentence == "You may not use any of our services to:"
+
+
+COOKIES = ("Cookie Name: org_transform_notice; Description: Notice during organization "
+           "transforms; Expiration: one hour\n\n"
+           "Cookie Name: saml_csrf_token; Description: Associates a token with the client; "
+           "Expiration: until user closes browser\n\n"
+           "Cookie Name: saml_csrf_token_legacy; Description: The same, for legacy paths; "
+           "Expiration: until user closes browser or completes authentication")
+
+
+def test_the_row_of_the_identifier_the_question_spells_is_the_best_sentence() -> None:
+    item = _asked("How long does the saml_csrf_token cookie last?", COOKIES, best=0)
+    assert item.sentence.startswith("Cookie Name: saml_csrf_token;")
+    # A choice that holds the identifier stays, and so does one when none does.
+    assert _asked("How long does the saml_csrf_token_legacy cookie last?", COOKIES,
+                  best=2).sentence.startswith("Cookie Name: saml_csrf_token_legacy;")
+    assert _asked("How long does the tz cookie last?", COOKIES,
+                  best=0).sentence.startswith("Cookie Name: org_transform_notice;")
+
+
+def test_a_quoted_term_leaves_the_rankers_choice() -> None:
+    # The sentence introducing a term is seldom the one that answers about it.
+    text = ("Under section 1798.83, also known as the “Shine the Light” law, customers may "
+            "ask for information.\n\nBusinesses must respond to one request per customer "
+            "each year.")
+    question = "How many “Shine the Light” requests a year must a business answer?"
+    assert _asked(question, text, best=1).sentence.startswith("Businesses must respond")

@@ -59,7 +59,8 @@ QUESTIONS = st.sampled_from([
     "Which plan costs 10?", "Who runs it?", "Which company runs it?", "Which account?",
     "What phone number can I call?", "What version number is it?", "By when?",
     "帐户资料会保存多久？", "举了哪些例子？", "Which section applies?", "Which US states?",
-    "Which terms govern GitHub's app?", ""])
+    "Which terms govern GitHub's app?", "多少公里？", "多少个电子邮箱别名？",
+    "How long does the a_b cookie last?", "具体包括哪些？", "What does it include?", ""])
 PIECES = st.sampled_from(["10", "-", "–", "14", " days", " business", "$", "5", " to ", "%",
                           "天", "个工作日", "万", "枚", "金牌", "Dr.", " Maria", " Keller", " and ",
                           "2024年", "1月1日", "February 1, 2024", ", ", "。", "at least ", "\n",
@@ -69,7 +70,9 @@ PIECES = st.sampled_from(["10", "-", "–", "14", " days", " business", "$", "5"
                           "期间", "只要", "直至", "为止", "1-800-555-0199", " Version 1.2",
                           " of ", "Example B.V.", " Account", "Mullvad. ", "The City",
                           " for ", "GitHub’s", "Section 22581", "数据类型", " ; ", "示例",
-                          "帐户 ID、会话 ID", " Colorado", ", or Virginia"])
+                          "帐户 ID、会话 ID", " Colorado", ", or Virginia", "公里", "公斤",
+                          "个", "电子邮箱", "别名", "Expiration", "保留期限", "one year",
+                          "、", "until user closes browser"])
 
 
 @settings(deadline=None, max_examples=200)

@@ -7,7 +7,9 @@ the header that names what the question asks for (Subprocessor), not the cell th
 the question's own words (the description): the row is found by what the question says,
 the cell answers what it asks. A Chinese question names what it asks for after 哪些 /
 什么 ("举了哪些例子"), and the header that shares one of its characters answers ("Mozilla
-帐户用户示例").
+帐户用户示例"). Asked how long or when, the answer is the cell under the one header of
+time ("Expiration: one year", "保留期限: 90 天"), whatever the question calls it ("how
+long did the cookie last").
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import re
 
 from chronorag.lang import HAN, STATEMENT_STOP_WORDS, ZH_STOP_WORDS
 
-__all__ = ["row_cell"]
+__all__ = ["row_cell", "time_cell"]
 
 _ROW = re.compile(r"[^:;\n]{1,80}: [^;\n]*(?:; [^:;\n]{1,80}: [^;\n]*)+")
 _CELL = re.compile(r"(?:^|; )([^:;\n]{1,80}): ([^;\n]*)")
@@ -28,6 +30,17 @@ _WORD = re.compile(r"[a-z]{3,}")
 _ZH_ASKS = re.compile(f"(?:哪些|哪个|哪种|哪类|什么)([{HAN}]{{1,4}})")
 
 
+# Headers of a time: when something ends or starts, or how long it lasts.
+_TIME_HEADER = re.compile(r"expir|duration|retention|retained|lifetime|lifespan|deadline|"
+                          r"\b(?:period|until|valid\w*|dates?|when|time)\b|"
+                          r"期限|期间|时间|日期|时长|有效期|过期|保留", re.IGNORECASE)
+
+
+# A question asking for several things, and a cell that lists three or more.
+_SEVERAL = re.compile(r"哪些|\b(?:what|which)\b[^?]*\binclude[sd]?\b", re.IGNORECASE)
+_LISTS = re.compile(r"[^、，,]+(?:、|，|, )[^、，,]+(?:、|，|, )(?:and |or )?[^、，,]+")
+
+
 def _words(text: str) -> set[str]:
     return {w.rstrip("s") for w in _WORD.findall(text.lower())} - STATEMENT_STOP_WORDS
 
@@ -35,22 +48,36 @@ def _words(text: str) -> set[str]:
 def row_cell(question: str, sentence: str) -> str | None:
     """The value of the cell ``question`` asks for when ``sentence`` is a table row, else
     None: the header sharing a word with what follows "which/what" ("which subprocessor"
-    → "Name of Subprocessor"), or for "who" the header with "name"; None when no header
-    or more than one fits."""
+    → "Name of Subprocessor"), or for "who" the header with "name"; when no header fits
+    and the question asks for several things (哪些, "what does it include"), the one cell
+    that lists three or more; None when no cell or more than one fits."""
     if not _ROW.fullmatch(sentence.strip()):
         return None
     cells = [(header, value.strip()) for header, value in _CELL.findall(sentence.strip())]
     zh = _ZH_ASKS.search(question)
+    asks = None if zh else _ASKS.search(question)
     if zh is not None:
         chars = set(zh.group(1)) - ZH_STOP_WORDS
         fitting = [v for h, v in cells if chars & set(h)]
-        return fitting[0] if len(fitting) == 1 and fitting[0] else None
-    asks = _ASKS.search(question)
-    if asks is None:
-        return None
-    if asks.group(2):
+    elif asks is not None and asks.group(2):
         fitting = [v for h, v in cells if "name" in h.lower().split()]
-    else:
+    elif asks is not None:
         wanted = _words(asks.group(1))
         fitting = [v for h, v in cells if wanted & _words(h)]
+    else:
+        fitting = []
+    if not fitting and _SEVERAL.search(question):
+        # "“联系人数据”具体包括哪些？" names no header: the one cell listing several things
+        # answers, not the row's name for them nor its description.
+        fitting = [v for _, v in cells if _LISTS.search(v) and v.rstrip("。.") not in question]
+    return fitting[0] if len(fitting) == 1 and fitting[0] else None
+
+
+def time_cell(sentence: str) -> str | None:
+    """The value under the one header of ``sentence`` that names a time, when it is a
+    table row with exactly one such header; None otherwise."""
+    if not _ROW.fullmatch(sentence.strip()):
+        return None
+    fitting = [value.strip() for header, value in _CELL.findall(sentence.strip())
+               if _TIME_HEADER.search(header)]
     return fitting[0] if len(fitting) == 1 and fitting[0] else None

@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 
 from chronorag.answer.headings import heading_spans, is_heading
+from chronorag.answer.named import named
 from chronorag.flags import Flag
 from chronorag.ingest.formats import LAYOUT_KEY, section_path
 from chronorag.lang import HAN_RE, has_han
@@ -101,7 +102,8 @@ def best_sentence(question: str, chunk: Chunk, index: int | None = None, *,
     the earliest on ties; a chunk without sentences answers with its whole text. A
     heading (its index in ``headings``) is never chosen while the chunk has another
     sentence. A lead-in ending with a colon gives way to the item of its list the
-    question names (``_list_item``).
+    question names (``_list_item``), and any choice to the one sentence holding a key
+    the question spells out (``named``: the row of the cookie it names).
     """
     if not chunk.sentences:
         return chunk.text
@@ -110,7 +112,8 @@ def best_sentence(question: str, chunk: Chunk, index: int | None = None, *,
     best = next((s for s in candidates if s.index == index), None)
     if best is None:
         best = max(candidates, key=lambda s: (len(terms & terms_of(s.text)), -s.index))
-    return _list_item(best, candidates, terms) or best.text
+    chosen = _list_item(best, candidates, terms) or best.text
+    return named(question, chosen, [s.text for s in candidates]) or chosen
 
 
 def _list_item(lead: Sentence, candidates: Sequence[Sentence], terms: set[str]) -> str | None:

@@ -31,9 +31,10 @@ import enum
 import re
 from datetime import datetime
 
-from chronorag.answer.cells import row_cell
+from chronorag.answer.cells import row_cell, time_cell
 from chronorag.answer.lengths import length_in_days
 from chronorag.answer.names import WHICH_NAMED, names
+from chronorag.answer.zh_quantity import ZH_NUMBER, ZH_TIME_UNITS, first_zh_measure, zh_number
 from chronorag.lang import EN_STOP_WORDS, HAN, STATEMENT_STOP_WORDS, has_han
 from chronorag.timex.extract import extract
 
@@ -147,17 +148,6 @@ _YES_NO = re.compile(
     r"has|have|had|must)\b|(?:吗|(?<![什怎那这多要])么|是否|能否|可否|是不是|有没有|能不能|可不可以|会不会)"
     r"[^，,]*[？?]?\s*$", re.IGNORECASE)
 _ZH_QUANTITY = re.compile(r"(?:多少|几)([^\s，。？?、]{0,4})")
-_ZH_NUMBER = (r"(?:\d+(?:\.\d+)?|[零〇一二两三四五六七八九十百千万]+)"
-              r"(?:\s*(?:-|–|—|~|～|至|到)\s*(?:\d+(?:\.\d+)?|[零〇一二两三四五六七八九十百千万]+))?"
-              r"\s*(?:万|亿)?")
-_ZH_UNITS = ("兆字节|千字节|字节|[KMGT]i?B|个工作日|工作日|个小时|小时|分钟|个月|平方公里|公里|"
-             "千米|厘米|毫米|米|美元|欧元|元|天|日|周|星期|年|岁|人|%|％")
-_ZH_TIME_UNITS = "个工作日|工作日|个小时|小时|分钟|个月|天|日|周|星期|年"
-# Bounds said before a Chinese quantity ("不超过 10 兆字节"), kept with it as English's are.
-_ZH_QUALIFIER = r"(?:不超过|不少于|不低于|不高于|至少|最多|超过|少于|多于|高于|低于|高达)?\s*"
-_ZH_MEASURED = re.compile(rf"{_ZH_QUALIFIER}({_ZH_NUMBER}\s*(?:{_ZH_UNITS})?)")
-# Words a question counts in that need the counted noun after them: "48枚" says nothing.
-_ZH_CLASSIFIERS = frozenset("枚个名位件项本家座条次种所张辆台")
 
 
 def wanted(question: str) -> Want:
@@ -185,8 +175,10 @@ def short_answer(question: str, sentence: str, *, now: datetime | None = None) -
     span of the wanted kind is found. A date is looked for only with ``now`` (the time
     relative phrases are read against)."""
     want = wanted(question)
-    # A table row answers "which X" / "who" with the cell under the header it asks for.
-    cell = row_cell(question, sentence) if want in (Want.NAME, Want.SENTENCE) else None
+    # A table row answers "which X" / "who" with the cell under the header it asks for,
+    # "how long" / "when" with the cell under its header of time.
+    cell = row_cell(question, sentence) if want in (Want.NAME, Want.SENTENCE) \
+        else time_cell(sentence) if want in (Want.DURATION, Want.DATE) else None
     return (cell or span_of(want, question, sentence, now=now) or sentence).strip()
 
 
@@ -224,9 +216,9 @@ def _number(question: str, sentence: str) -> str | None:
         return found.group(0) if whole else found.group(1)
     zh = _ZH_QUANTITY.search(question)
     if zh and re.search(f"[{HAN}]", question):
-        return _zh_number(zh.group(1), sentence)
+        return zh_number(zh.group(1), sentence)
     if re.search("多[长高大远重宽深]", question):
-        return _first_zh_measure(sentence)
+        return first_zh_measure(sentence)
     unit = counted_noun(question)
     if unit:
         counted = re.search(rf"\b{_QUALIFIER}{_RANGE}[\s-]+(?:[a-z]+\s+){{0,2}}?"
@@ -263,7 +255,7 @@ def counted_noun(question: str) -> str | None:
 def _duration(question: str, sentence: str) -> str | None:
     if re.search(f"[{HAN}]", question + sentence):
         found = _length(question, sentence, list(re.finditer(
-            rf"{_ZH_NUMBER}\s*(?:{_ZH_TIME_UNITS})", sentence)), _ZH_WORDED_DURATION)
+            rf"{ZH_NUMBER}\s*(?:{ZH_TIME_UNITS})", sentence)), _ZH_WORDED_DURATION)
         if found:
             return found
     return _length(question, sentence, list(_DURATION.finditer(sentence)), _WORDED_DURATION)
@@ -298,7 +290,7 @@ def _relative_wait(sentence: str) -> str | None:
             return sentence[found.start() - len(lead.group(0)):found.end()]
         if lead or follows:
             return found.group(0)
-    zh = re.search(rf"{_ZH_NUMBER}\s*(?:{_ZH_TIME_UNITS})(?:之内|以内|以后|内|后)", sentence)
+    zh = re.search(rf"{ZH_NUMBER}\s*(?:{ZH_TIME_UNITS})(?:之内|以内|以后|内|后)", sentence)
     if zh:
         return zh.group(0)
     # "within its defined window" says by when, as "within 14 days" does.
@@ -354,34 +346,6 @@ def _extreme(question: str, sentence: str, found: list[re.Match[str]]) -> str | 
         return spans[0]
     pick = max if most else min
     return spans[pick(range(len(spans)), key=lambda i: lengths[i] or 0.0)]
-
-
-def _zh_number(unit: str, sentence: str) -> str | None:
-    """Number + the question's unit: the shortest unit that stands alone (天, 公里), the
-    counted noun as well after a classifier (枚金牌)."""
-    lengths = range(len(unit), 0, -1) if unit[:1] in _ZH_CLASSIFIERS else range(1, len(unit) + 1)
-    for size in lengths:
-        if not re.fullmatch(f"[{HAN}%％]+", unit[:size]):
-            continue
-        found = re.search(rf"{_ZH_NUMBER}\s*{re.escape(unit[:size])}", sentence)
-        if found:
-            return found.group(0)
-    return _first_zh_measure(sentence)
-
-
-def _first_zh_measure(sentence: str) -> str | None:
-    for found in _ZH_MEASURED.finditer(sentence):
-        text = found.group(1).strip()
-        if not any(c.isdigit() or c in "零〇一二两三四五六七八九十百千万" for c in text[:1]):
-            continue
-        following = sentence[found.end():found.end() + 1]
-        # A year, month or day is a date, not a quantity.
-        if re.fullmatch(r"\d{4}年?", text) or following in "月日号-/":
-            continue
-        if text[-1:] not in "万亿" and not re.search(f"(?:{_ZH_UNITS})$", text):
-            continue
-        return found.group(0).strip()  # the bound said before it included
-    return None
 
 
 def _first_measure(sentence: str) -> str | None:
