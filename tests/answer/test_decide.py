@@ -158,6 +158,14 @@ def test_an_answer_that_is_a_heading_or_lacks_its_number_is_uncertain() -> None:
                     as_of=AS_OF)
     assert worded.status is AnswerStatus.ANSWERED
     assert worded.answer == "for as long as your membership is active"
+    # So is the cell of a table's column of time, whatever its words; another cell is not.
+    row = "Cookie Name: tz; Description: Your time zone; Expiration: session"
+    cell = decide("How long does the tz cookie last?", [ev("t", row)], as_of=AS_OF)
+    assert cell.status is AnswerStatus.ANSWERED and cell.answer == "session"
+    described = decide("How long does the tz cookie last?",
+                       [ev("d", "Cookie Name: tz; Description: kept for your session")],
+                       as_of=AS_OF)
+    assert "answer_incomplete" in described.flags
     text = "GitHub complies with the EU-U.S. Data Privacy Framework."
     cut = decide("Does GitHub comply with the Data Privacy Framework?",
                  [ev("c", "GitHub complies with the EU-U.", text=text)], as_of=AS_OF)

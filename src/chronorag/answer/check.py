@@ -8,8 +8,9 @@
   contradicted by the dates its evidence's own text states.
 
 * **Whole**: a short answer is no heading or markup line, and not shorter than its
-  question needs: a number for "how many days", a sentence not cut inside itself ("GitHub
-  complies with the EU-U.").
+  question needs: a number for "how many days" (or a length said in words, or the cell of
+  a table's column of time), a sentence not cut inside itself ("GitHub complies with the
+  EU-U.").
 
 A failed check turns the answer ``uncertain``; the caller then shows the raw evidence
 with a ``Flag`` saying why (``ANSWER_UNSUPPORTED``, ``ANSWER_IS_HEADING``, ...).
@@ -21,6 +22,7 @@ import re
 from collections.abc import Sequence
 from datetime import datetime, tzinfo
 
+from chronorag.answer.cells import time_cell
 from chronorag.answer.headings import is_markup_line
 from chronorag.answer.shape import Want, wanted, worded_duration
 from chronorag.flags import Flag
@@ -87,8 +89,11 @@ def check_short(answer: str, item: Evidence, *, question: str) -> list[Flag]:
             Flag.ONLY_HEADINGS in item.flags and answer.strip() == (item.sentence or "").strip()):
         return [Flag.ANSWER_IS_HEADING]
     want = wanted(question)
+    # A table's column of time says how long in its own words ("session", "until user
+    # closes browser"): its cell is whole.
     if want in (Want.NUMBER, Want.DURATION) and not _NUMBER_TEXT.search(answer) and not (
-            want is Want.DURATION and worded_duration(answer)):
+            want is Want.DURATION and (worded_duration(answer)
+                                       or answer == time_cell(item.sentence or ""))):
         return [Flag.ANSWER_INCOMPLETE]
     whole = answer.strip() == (item.sentence or item.text).strip()
     return [Flag.ANSWER_INCOMPLETE] if whole and cut_short(answer, item.text) else []
