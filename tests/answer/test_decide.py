@@ -204,13 +204,24 @@ def test_a_period_that_does_not_begin_at_the_asked_time_is_uncertain() -> None:
     assert "time_unverified" in decision.flags
 
 
-def test_a_tied_passage_of_the_same_document_that_states_the_asked_span_decides() -> None:
-    question = "Which email address should a job applicant use for privacy questions?"
+APPLICANT = "Which email address should a job applicant use for privacy questions?"
+
+
+def _notice(*, stated: float, other: float) -> tuple[Evidence, Evidence, Evidence]:
+    """A notice's passage naming "email address", its passage stating the address (at
+    ``stated``) and another document's address (at ``other``)."""
     listed = ev("notice", "We collect your name, email address and phone number.",
                 semantic=0.997, chunk_id="notice#3")
-    stated = ev("notice", "Privacy questions should be directed to dpo@example.com.",
-                semantic=0.995, chunk_id="notice#9")
-    other = ev("other", "Write to privacy@other.example for anything else.", semantic=0.996)
+    address = ev("notice", "Privacy questions should be directed to dpo@example.com.",
+                 semantic=stated, chunk_id="notice#9")
+    elsewhere = ev("other", "Write to privacy@other.example for anything else.",
+                   semantic=other)
+    return listed, address, elsewhere
+
+
+def test_a_tied_passage_of_the_same_document_that_states_the_asked_span_decides() -> None:
+    question = APPLICANT
+    listed, stated, other = _notice(stated=0.995, other=0.996)
     decision = decide(question, [listed, other, stated], as_of=AS_OF)
     assert decision.answer == "dpo@example.com"
     assert decision.deciding[0] is stated
@@ -283,12 +294,8 @@ def test_past_the_band_only_a_span_only_the_asked_thing_can_be_decides() -> None
     # The address asked for, or a count of the very noun asked about, from a less
     # relevant passage of the same document; a duration or a date there is as likely
     # another period's.
-    question = "Which email address should a job applicant use for privacy questions?"
-    listed = ev("notice", "We collect your name, email address and phone number.",
-                semantic=0.997, chunk_id="notice#3")
-    far = ev("notice", "Privacy questions should be directed to dpo@example.com.",
-             semantic=0.5, chunk_id="notice#9")
-    elsewhere = ev("other", "Write to privacy@other.example for anything else.", semantic=0.6)
+    question = APPLICANT
+    listed, far, elsewhere = _notice(stated=0.5, other=0.6)
     decision = decide(question, [listed, elsewhere, far], as_of=AS_OF)
     assert decision.answer == "dpo@example.com" and decision.deciding[0] is far
     assert decide(question, [listed, elsewhere], as_of=AS_OF).deciding[0] is listed

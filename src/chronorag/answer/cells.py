@@ -51,9 +51,9 @@ def row_cell(question: str, sentence: str) -> str | None:
     → "Name of Subprocessor"), or for "who" the header with "name"; when no header fits
     and the question asks for several things (哪些, "what does it include"), the one cell
     that lists three or more; None when no cell or more than one fits."""
-    if not _ROW.fullmatch(sentence.strip()):
+    cells = _cells(sentence)
+    if cells is None:
         return None
-    cells = [(header, value.strip()) for header, value in _CELL.findall(sentence.strip())]
     zh = _ZH_ASKS.search(question)
     asks = None if zh else _ASKS.search(question)
     if zh is not None:
@@ -76,8 +76,16 @@ def row_cell(question: str, sentence: str) -> str | None:
 def time_cell(sentence: str) -> str | None:
     """The value under the one header of ``sentence`` that names a time, when it is a
     table row with exactly one such header; None otherwise."""
-    if not _ROW.fullmatch(sentence.strip()):
+    cells = _cells(sentence)
+    if cells is None:
         return None
-    fitting = [value.strip() for header, value in _CELL.findall(sentence.strip())
-               if _TIME_HEADER.search(header)]
+    fitting = [value for header, value in cells if _TIME_HEADER.search(header)]
     return fitting[0] if len(fitting) == 1 and fitting[0] else None
+
+
+def _cells(sentence: str) -> list[tuple[str, str]] | None:
+    """The (header, value) cells of ``sentence`` when it is a table row, else None."""
+    row = sentence.strip()
+    if not _ROW.fullmatch(row):
+        return None
+    return [(header, value.strip()) for header, value in _CELL.findall(row)]
