@@ -34,6 +34,20 @@ def test_a_neighbour_sharing_no_word_with_the_question_gives_nothing() -> None:
         "We keep a copy of your data."
 
 
+def test_a_farther_sentence_gives_a_span_when_it_shares_two_words() -> None:
+    text = ("You agree to indemnify Mozilla for any liability from your use of Firefox. "
+            "Some Important Limitations. Mozilla will not be liable for any inability to use "
+            "Firefox. Mozilla disclaims indirect damages. Any liability for Mozilla under "
+            "this agreement is limited to $500.")
+    best = "You agree to indemnify Mozilla for any liability from your use of Firefox."
+    assert answer_near("What is the cap on Mozilla's liability?", best, text,
+                       now=NOW) == "$500"
+    # Past the neighbours one shared word is not enough: "Mozilla" alone names no cap.
+    far = text.replace("Any liability for Mozilla under this agreement", "The Mozilla fee")
+    assert answer_near("What is the cap on Mozilla's liability?", best, far,
+                       now=NOW) == best
+
+
 def test_an_email_address_is_taken_from_the_sentence_that_gives_it() -> None:
     text = ("Questions about this notice are welcome. Candidates may write to our data "
             "protection officer at dpo@example.com.")
@@ -70,3 +84,10 @@ def test_a_span_only_the_asked_thing_can_be() -> None:
     assert not gives_asked_span("How long do I have to pay?", "Pay within 30 days.", "",
                                 now=NOW)
     assert not gives_asked_span("When does it take effect?", "On May 1, 2026.", "", now=NOW)
+
+
+def test_a_far_chinese_sentence_gives_nothing() -> None:
+    # Character pairs share too easily: "联合政府" alone is three of them.
+    best = "联合政府将执政至当前议会期满。"
+    text = best + "双方进行了谈判。协议得到议会批准。选举结果公布。联合政府曾于 2008 年组建。"
+    assert answer_near("联合政府将持续多久？", best, text, now=NOW) == best

@@ -31,6 +31,11 @@ STATED = {"_from_text": {"valid_from": {
     ("现行的 Firefox 使用条款是哪天生效的？", "valid_from"),
     ("这份隐私政策是什么时候更新的？", "modified_at"),
     ("When did Jon lose his job as a banker?", None),
+    # The time it is asked at is no date it asks for.
+    ("According to the cookie list in force in February 2022, when did the _octo cookie "
+     "expire?", None),
+    ("Which terms were in effect on 1 May 2024, and when were they last updated?",
+     "modified_at"),
     ("How long is the return window?", None),
     ("Is the return policy in effect?", None),  # not a when-question
     ("上周二我几点吃的午饭？", None),
@@ -108,4 +113,18 @@ def test_a_numbered_part_the_sentence_dates_is_left_to_the_sentence() -> None:
     # A year in the question is its time, not a part of the document.
     got = own_date(decision, question="Which Terms were in effect in 2026? When did they "
                    "take effect?", documents={"tou": doc}, tz=UTC)
+    assert got is not None and got.answer == "June 10, 2025"
+
+
+def test_a_sentence_saying_its_subject_takes_effect_now_answers_for_it() -> None:
+    doc = Document(id="tou", text="", valid_from=DAY, metadata=STATED)
+    sentence = ("We may suspend or terminate your access at any time, with or without notice, "
+                "effective immediately.")
+    item = replace(_decision().deciding[0], sentence=sentence)
+    decision = Decision(AnswerStatus.ANSWERED, sentence, (item,), (), ())
+    asked = "When the company suspends my access, from when does that take effect?"
+    assert own_date(decision, question=asked, documents={"tou": doc}, tz=UTC) is None
+    # A question that names the document asks for the document's own date.
+    got = own_date(decision, question="When did the Terms take effect?",
+                   documents={"tou": doc}, tz=UTC)
     assert got is not None and got.answer == "June 10, 2025"

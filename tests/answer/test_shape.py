@@ -43,6 +43,9 @@ def test_what_a_question_wants() -> None:
     assert wanted("What phone number can I call?") is Want.NUMBER
     assert wanted("What version number is current?") is Want.NUMBER
     assert wanted("By when must the data be deleted?") is Want.DATE
+    assert wanted("From when does that take effect?") is Want.DATE
+    assert wanted("How many phone number masks can I have?") is Want.NUMBER
+    assert wanted("What was the most Mozilla could be liable for?") is Want.NUMBER
 
 
 def test_a_date_is_looked_for_only_with_a_now() -> None:
@@ -60,7 +63,9 @@ QUESTIONS = st.sampled_from([
     "What phone number can I call?", "What version number is it?", "By when?",
     "帐户资料会保存多久？", "举了哪些例子？", "Which section applies?", "Which US states?",
     "Which terms govern GitHub's app?", "多少公里？", "多少个电子邮箱别名？",
-    "How long does the a_b cookie last?", "具体包括哪些？", "What does it include?", ""])
+    "How long does the a_b cookie last?", "具体包括哪些？", "What does it include?",
+    "How soon is it suspended?", "Below what age?", "How old must I be?",
+    "How many phone number masks?", "多快？", ""])
 PIECES = st.sampled_from(["10", "-", "–", "14", " days", " business", "$", "5", " to ", "%",
                           "天", "个工作日", "万", "枚", "金牌", "Dr.", " Maria", " Keller", " and ",
                           "2024年", "1月1日", "February 1, 2024", ", ", "。", "at least ", "\n",
@@ -72,7 +77,9 @@ PIECES = st.sampled_from(["10", "-", "–", "14", " days", " business", "$", "5"
                           " for ", "GitHub’s", "Section 22581", "数据类型", " ; ", "示例",
                           "帐户 ID、会话 ID", " Colorado", ", or Virginia", "公里", "公斤",
                           "个", "电子邮箱", "别名", "Expiration", "保留期限", "one year",
-                          "、", "until user closes browser"])
+                          "、", "until user closes browser", "immediately", " effective",
+                          "under ", "the age of ", " years of age", " or older", "unlimited ",
+                          " number of ", "no ", " masks", "不限数量的", "立即", "岁"])
 
 
 @settings(deadline=None, max_examples=200)

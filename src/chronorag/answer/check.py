@@ -23,8 +23,9 @@ from collections.abc import Sequence
 from datetime import datetime, tzinfo
 
 from chronorag.answer.cells import time_cell
+from chronorag.answer.choose import worded_duration
 from chronorag.answer.headings import is_markup_line
-from chronorag.answer.shape import Want, wanted, worded_duration
+from chronorag.answer.shape import Want, wanted
 from chronorag.flags import Flag
 from chronorag.ingest.sentences import ends_inside_sentence
 from chronorag.model import Evidence, Granularity, Interval

@@ -20,9 +20,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from chronorag.answer.choose import content_words
 from chronorag.answer.decide import Decision, semantic
 from chronorag.answer.names import CAPITALIZED, NOT_NAMES
-from chronorag.answer.shape import content_words
 from chronorag.flags import Flag
 from chronorag.lang import HAN, has_han
 from chronorag.model import AnswerStatus, Evidence, Hit, Intent, Interval, Query, Sentence

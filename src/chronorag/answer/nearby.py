@@ -6,8 +6,9 @@ reasonable effort to provide an Account owner with a copy of your Account conten
 Account cancellation." is followed by "…you must make the request within 90 days of
 cancellation." When the best sentence holds no span of the wanted kind (``shape.wanted``:
 a number, a duration, a date, an address), the nearest sentence of the same passage that
-holds one and shares a content word with the question gives it, the following sentence
-before the preceding one at equal distance. The answer stays a span of the evidence text.
+holds one and shares a content word with the question gives it (two English words past
+the ``REACH`` nearest sentences), the following sentence before the preceding one at equal
+distance. The answer stays a span of the evidence text.
 Names and yes/no questions are left to the best sentence: a name of the next sentence is
 as likely another party's, and a yes/no is decided by the sentence itself.
 """
@@ -16,9 +17,9 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from chronorag.answer.choose import content_words
 from chronorag.answer.shape import (
     Want,
-    content_words,
     counted_noun,
     labelled_number,
     short_answer,
@@ -26,9 +27,16 @@ from chronorag.answer.shape import (
     wanted,
 )
 from chronorag.ingest.sentences import split_sentences
+from chronorag.lang import has_han
 
 REACH = 2
 """How many sentences away from the best one a span is looked for."""
+
+FAR_SHARED = 2
+"""Content words a sentence farther than ``REACH`` shares with the question to give the
+span ("Any liability for Mozilla under this agreement is limited to $500." four
+sentences after the one about indemnity, for "What is the cap on Mozilla's liability?");
+a farther sentence with Chinese in it gives none."""
 
 SPAN_WANTS = frozenset({Want.NUMBER, Want.DURATION, Want.DATE, Want.LINK})
 """The kinds of answer that are a span of a sentence rather than the sentence itself."""
@@ -50,13 +58,17 @@ def answer_near(question: str, sentence: str, text: str, *,
     if not inside:
         return said
     terms = content_words(question)
-    for distance in range(1, REACH + 1):
+    for distance in range(1, len(spans)):
         for j in (inside[-1] + distance, inside[0] - distance):
             if not 0 <= j < len(spans):
                 continue
             other = text[spans[j][0]:spans[j][1]]
-            found = span_of(want, question, other, now=now) if terms & content_words(
-                other) else None
+            shared = len(terms & content_words(other))
+            near = distance <= REACH
+            # Two of Chinese's character pairs say less than two words: a far Chinese
+            # sentence gives nothing ("联合政府" alone is three pairs).
+            found = span_of(want, question, other, now=now) if shared >= 1 and (
+                near or (shared >= FAR_SHARED and not has_han(other))) else None
             if found and found.strip():
                 return found.strip()
     return said

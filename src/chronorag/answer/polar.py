@@ -22,7 +22,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from chronorag.answer.shape import content_words
+from chronorag.answer.choose import content_words
 from chronorag.ingest.sentences import split_sentences
 from chronorag.model import Evidence
 

@@ -4,14 +4,19 @@ Deterministic string rules, no model. The short answer is the smallest span of t
 sentence that answers what the question wants (:func:`wanted`):
 
 * a number with its unit and its range for "how many X" / "how much" / "how tall" /
-  多少 / 几 ("10-14 business days", "$5 to $10", "at least 13 years", "48枚金牌", "30天");
+  多少 / 几 ("10-14 business days", "$5 to $10", "at least 13 years", "48枚金牌", "30天"),
+  of several counts the one of the noun asked ("one phone number mask"), a count without
+  a number ("an unlimited number of email masks", "no phone number masks", 不限数量), an
+  age with its bound for "how old" / "what age" ("under the age of 13");
 * a duration for "how long" / "window" / "period" / 多久 ("10–14 days", "two weeks"), or
   one said in words ("for the duration of the payment term", "for as long as your
   account is active", 在您使用 Firefox 期间), whichever stands nearest the question's words;
 * the phone number for "what phone number", the number after its label for "what
   version number" ("Version 1.2"), the labelled number for "which section" ("Section 5");
 * the whole date phrase for "when" / "what date" / "effective date" / 哪天 ("February 1,
-  2024", "2024年1月1日");
+  2024", "2024年1月1日"), or a wait ("after 2 months") or "immediately" when the sentence
+  names no date; "immediately" for "how soon" too (of it and a length, the one in the
+  clause of the question's words: ``choose.by_clause``);
 * the names for "who" and for "which company / court / account" ("Edmund Hillary and
   Tenzing Norgay", "GitHub B.V."), when the sentence names exactly one run of them that
   the question does not, or one that is the kind asked for ("Firefox Account";
@@ -29,13 +34,23 @@ from __future__ import annotations
 
 import enum
 import re
+from collections.abc import Sequence
 from datetime import datetime
 
 from chronorag.answer.cells import row_cell, time_cell
-from chronorag.answer.lengths import length_in_days
+from chronorag.answer.choose import (
+    LEAST,
+    MOST,
+    WORDED_DURATION,
+    ZH_WORDED_DURATION,
+    by_clause,
+    extreme,
+    nearest,
+    stems,
+)
 from chronorag.answer.names import WHICH_NAMED, names
 from chronorag.answer.zh_quantity import ZH_NUMBER, ZH_TIME_UNITS, first_zh_measure, zh_number
-from chronorag.lang import EN_STOP_WORDS, HAN, STATEMENT_STOP_WORDS, has_han
+from chronorag.lang import EN_STOP_WORDS, HAN
 from chronorag.timex.extract import extract
 
 
@@ -70,23 +85,28 @@ _MEASURE_UNIT = (r"(?:metres?|meters?|kilometres?|kilometers?|km|cm|mm|miles?|fe
 # A rate: "1.0% per month", "$5 a month".
 _PER = r"(?:\s+(?:per|an?)\s+(?:second|minute|hour|day|week|month|year|annum))"
 _DURATION = re.compile(rf"\b{_QUALIFIER}{_RANGE}[\s-]+{_TIME_UNIT}", re.IGNORECASE)
-# A length of time said in words: "for the duration of the payment term", "for as long
-# as your account is active", "within its defined window". The phrase runs to the end of
-# its clause (a mark, or "or" / "and" / "but" starting another), at most ten words past
-# its head.
-_WORDED_DURATION = re.compile(
-    r"\b(?:(?:for|during|throughout)\s+(?:as\s+long\s+as|the\s+(?:duration|length|life|"
-    r"lifetime|period|term|rest|remainder|span)\s+of|the\s+(?:current|remaining|entire|"
-    r"whole|same|applicable|relevant)\s+(?:[a-z]+\s+){0,2}?(?:period|term|cycle))|within\s+"
-    r"(?:its|their|the|our|your|a|an)\s+(?:[a-z]+\s+){0,2}?(?:window|period|time\s?frame|"
-    r"timeframe))\b(?:\s+(?!(?:or|and|but|unless|except|while)\b)[^\s,;:.()“”\"]+){0,10}",
-    re.IGNORECASE)
 # A bound said after the number: "13 years of age or older".
 _OR_MORE = (r"(?:\s+or\s+(?:more|older|greater|higher|above|over|less|fewer|younger|lower|"
             r"below|under))")
 _MEASURED = re.compile(rf"(?<![\w.]){_QUALIFIER}{_RANGE}(?:[\s-]*{_MEASURE_UNIT})?{_PER}?"
                        rf"{_OR_MORE}?",
                        re.IGNORECASE)
+# "Right away": a when and a how soon without a length ("effective immediately").
+_AT_ONCE = re.compile(r"\b(?:(?:effective|takes?\s+effect|took\s+effect)\s+)?(?:immediately|"
+                      r"at\s+once|without\s+delay|right\s+away|instantly)\b|立即|立刻|马上|即刻",
+                      re.IGNORECASE)
+_SOON = re.compile(r"\bhow\s+(?:soon|quickly|fast|promptly)\b|多快|多久(?:会|就|才|能|可以)",
+                   re.IGNORECASE)
+# An age with its bound: "under the age of 13", "13 years of age or older", "age 16",
+# "13 or older".
+_AGE_QUESTION = re.compile(r"\bhow\s+old\b|\bages?\b", re.IGNORECASE)
+_AGE = re.compile(
+    rf"(?<![\w.])(?:(?:under|over|below|above|at\s+least|younger\s+than|older\s+than)\s+)?"
+    rf"(?:the\s+age\s+of\s+(?:\d+|{_NUMBER_WORD})|(?:\d+|{_NUMBER_WORD})\s+years?\s+"
+    rf"(?:of\s+age|old)|ages?\s+\d+|\d+(?=\s+or\s+(?:older|younger|over)\b))"
+    rf"(?:\s+or\s+(?:older|younger|over|under|above|below|more|less))?(?![\w])", re.IGNORECASE)
+# "An unlimited number of email masks": a count without a number.
+_UNLIMITED = r"(?:an?\s+)?unlimited\s+(?:(?:number|amount)\s+of\s+)?|no\s+"
 # The counted noun is the last word before the verb: "how many free accounts may …".
 _HOW_MANY = re.compile(
     r"\bhow\s+(?:many|much)\s+(?!(?:do|does|did|is|are|was|were|can|could|will|would|"
@@ -100,7 +120,8 @@ _HOW_MEASURE = re.compile(
     r"\s+(?:river|road|bridge|wall|tunnel))\b|\bwhat\s+(?:is\s+the\s+|was\s+the\s+)?"
     r"(?:fee|price|cost|percentage|percent|rate|amount|population|number|cap|limit|"
     r"maximum|minimum|threshold|age|interest|size|quota|discount|penalty|deposit)\b|"
-    r"\b(?:below|above|under|over)\s+what\b",
+    r"\b(?:below|above|under|over)\s+what\b|"
+    r"\bwhat\s+(?:is|was|would\s+be)\s+the\s+(?:most|least)\b",
     re.IGNORECASE)
 _DURATION_QUESTION = re.compile(
     r"\bhow\s+long\b|\bwindow\b|\bperiod\b|\bdeadline\b|\btime\s+limit\b|多久|多长时间|"
@@ -110,15 +131,8 @@ _TIME_QUESTION = re.compile(
     r"\bhow\s+(?:soon|quickly|fast|far\s+in\s+advance|much\s+(?:advance\s+)?(?:notice|"
     r"time|lead\s+time|warning))\b|\bhow\s+many\s+(?:seconds|minutes|hours|days|weeks|"
     r"months|years)\s+(?:in\s+advance|before|notice)\b|提前多久|多快|多长时间内", re.IGNORECASE)
-# The largest or the smallest of several: the span is chosen by value, not by position.
-_MOST = re.compile(r"\b(?:longest|maximum|most|highest|largest|greatest|upper\s+limit)\b|"
-                   r"最长|最多|最大|最高|最久|上限", re.IGNORECASE)
-_LEAST = re.compile(r"\b(?:shortest|minimum|(?<!at\s)least|lowest|smallest|fewest|lower\s+"
-                    r"limit)\b|最短|最少|最小|最低|下限", re.IGNORECASE)
-# The words around a span that say what it is: mostly before it ("retention period of").
-_BEFORE, _AFTER = 80, 30
 _DATE_QUESTION = re.compile(
-    r"(?:^|[,;:]\s*)(?:by\s+|until\s+)?when\b|\bwhat\s+(?:date|day|year|month)\b|"
+    r"(?:^|[,;:]\s*)(?:by\s+|until\s+|from\s+)?when\b|\bwhat\s+(?:date|day|year|month)\b|"
     r"\bwhich\s+(?:date|day|year|month)\b|\b(?:effective|start|end|expiry|expiration)\s+date\b|\bsince\s+when\b|"
     r"什么时候|何时|哪天|哪一天|哪年|哪一年|几月|几号|哪个月|生效日期|什么时间", re.IGNORECASE)
 _WHERE_TO_LOOK = re.compile(
@@ -129,9 +143,6 @@ _URL = re.compile(r"(?:https?://|www\.)[^\s<>()\[\]{}\"'“”‘’，。；）
 _EMAIL_QUESTION = re.compile(r"\b(?:e-?mail|email)\s+address\b|\bwhich\s+e-?mail\b|"
                              r"(?:电子)?邮(?:箱|件地址)", re.IGNORECASE)
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}")
-# The same in Chinese: 在您使用 Firefox 期间, 只要您的帐户处于活跃状态, 直至您删除帐户为止.
-_ZH_WORDED_DURATION = re.compile(r"在[^，,。；;、：:]{1,24}?期间|只要[^，,。；;、：:]{1,24}|"
-                                 r"直(?:至|到)[^，,。；;、：:]{1,24}?(?:为止|$|(?=[，,。；;]))")
 # A number that is no quantity: "what phone number", "what version number"; "which
 # section" asks for the labelled number itself ("Section 22581").
 _WHAT_NUMBER = re.compile(r"\bwhat\s+(?:([a-z]+)\s+)?number\b|\bwhat\s+(version)\b|"
@@ -190,7 +201,7 @@ def span_of(want: Want, question: str, sentence: str, *, now: datetime | None) -
         return _duration(question, sentence)
     if want is Want.DATE and now is not None:
         # "When may my account be deleted?" — "after 2 months": a when without a date.
-        return _date(sentence, now=now) or _relative_wait(sentence)
+        return _date(sentence, now=now) or _relative_wait(question, sentence)
     if want is Want.NAME:
         return names(question, sentence)
     if want is Want.LINK:
@@ -201,9 +212,10 @@ def span_of(want: Want, question: str, sentence: str, *, now: datetime | None) -
 
 
 def _number(question: str, sentence: str) -> str | None:
-    if _PHONE_QUESTION.search(question):
-        phone = _PHONE.search(sentence)
-        return phone.group(0) if phone else None
+    phone = _PHONE.search(sentence) if _PHONE_QUESTION.search(question) else None
+    if phone:
+        # Else "how many phone number masks" counts masks.
+        return phone.group(0)
     label = _number_label(question)
     if label is not None:
         # The number written after its label ("Version 1.2"): "what version number" asks
@@ -219,12 +231,18 @@ def _number(question: str, sentence: str) -> str | None:
         return zh_number(zh.group(1), sentence)
     if re.search("多[长高大远重宽深]", question):
         return first_zh_measure(sentence)
+    ages = list(_AGE.finditer(sentence)) if _AGE_QUESTION.search(question) else []
+    if ages:
+        return nearest(question, sentence, ages)
     unit = counted_noun(question)
     if unit:
-        counted = re.search(rf"\b{_QUALIFIER}{_RANGE}[\s-]+(?:[a-z]+\s+){{0,2}}?"
-                            rf"{re.escape(unit)}s?\b", sentence, re.IGNORECASE)
+        counted = list(re.finditer(rf"\b(?:{_QUALIFIER}{_RANGE}[\s-]+|{_UNLIMITED})(?:[a-z]+\s+)"
+                                   rf"{{0,2}}?{re.escape(unit)}s?\b", sentence, re.IGNORECASE))
         if counted:
-            return counted.group(0)
+            # "one phone number mask, an unlimited number of email masks": the count whose
+            # own words are the question's.
+            asked = stems(question)
+            return max(counted, key=lambda m: len(asked & stems(m.group(0)))).group(0)
         return _duration(question, sentence) if _DURATION.search(sentence) else None
     return _first_measure(sentence)
 
@@ -253,34 +271,46 @@ def counted_noun(question: str) -> str | None:
 
 
 def _duration(question: str, sentence: str) -> str | None:
+    # "How soon" is answered by "immediately" as by "within 30 days".
+    soon = list(_AT_ONCE.finditer(sentence)) if _SOON.search(question) else []
     if re.search(f"[{HAN}]", question + sentence):
         found = _length(question, sentence, list(re.finditer(
-            rf"{ZH_NUMBER}\s*(?:{ZH_TIME_UNITS})", sentence)), _ZH_WORDED_DURATION)
+            rf"{ZH_NUMBER}\s*(?:{ZH_TIME_UNITS})", sentence)), ZH_WORDED_DURATION, soon=soon)
         if found:
             return found
-    return _length(question, sentence, list(_DURATION.finditer(sentence)), _WORDED_DURATION)
+    return _length(question, sentence, list(_DURATION.finditer(sentence)), WORDED_DURATION,
+                   soon=soon)
 
 
 def _length(question: str, sentence: str, counted: list[re.Match[str]],
-            worded: re.Pattern[str]) -> str | None:
-    """Of the counted lengths and those said in words, the one the question asks for:
-    only a counted length can be the longest or the shortest."""
-    if _MOST.search(question) or _LEAST.search(question):
-        return _extreme(question, sentence, counted or list(worded.finditer(sentence)))
-    found = sorted([*counted, *worded.finditer(sentence)], key=lambda m: m.start())
-    return _extreme(question, sentence, found)
+            worded: re.Pattern[str], *, soon: Sequence[re.Match[str]] = ()) -> str | None:
+    """Of the counted lengths, those said in words and the ``soon`` ones ("immediately"),
+    the one the question asks for: only a counted length can be the longest or the
+    shortest."""
+    if MOST.search(question) or LEAST.search(question):
+        return extreme(question, sentence, counted or list(worded.finditer(sentence)))
+    found = sorted([*counted, *worded.finditer(sentence), *soon], key=lambda m: m.start())
+    if soon and len(found) > 1:
+        return by_clause(question, sentence, found)
+    return extreme(question, sentence, found)
 
 
-def worded_duration(text: str) -> bool:
-    """Whether ``text`` is a length of time said in words ("for as long as your account
-    is active"): a whole answer to "how long" without a number."""
-    text = text.strip().rstrip(".。")
-    return (_WORDED_DURATION.fullmatch(text) or _ZH_WORDED_DURATION.fullmatch(text)) is not None
-
-
-def _relative_wait(sentence: str) -> str | None:
+def _relative_wait(question: str, sentence: str) -> str | None:
     """A duration that says when, counted from something ("after 2 months", "within 14
-    days", "30 days before", 30天内): not one that says how long something lasted."""
+    days", "30 days before", 30天内), not one that says how long something lasted; or
+    "immediately" ("effective immediately"), the one nearer the question's words when the
+    sentence says both."""
+    wait = _counted_wait(sentence)
+    soon = list(_AT_ONCE.finditer(sentence))
+    if not soon or wait is None:
+        return wait or (soon[0].group(0) if soon else None)
+    waited = re.compile(re.escape(wait)).search(sentence)
+    if waited is None:  # a wait is a span of the sentence: never
+        return wait
+    return by_clause(question, sentence, sorted([waited, *soon], key=lambda m: m.start()))
+
+
+def _counted_wait(sentence: str) -> str | None:
     for found in _DURATION.finditer(sentence):
         lead = re.search(r"\b(after|within|in|before|upon)\s+$",
                          sentence[max(0, found.start() - 12):found.start()], re.IGNORECASE)
@@ -294,58 +324,9 @@ def _relative_wait(sentence: str) -> str | None:
     if zh:
         return zh.group(0)
     # "within its defined window" says by when, as "within 14 days" does.
-    worded = next((m for m in _WORDED_DURATION.finditer(sentence)
+    worded = next((m for m in WORDED_DURATION.finditer(sentence)
                    if m.group(0).lower().startswith("within")), None)
     return worded.group(0) if worded else None
-
-
-def _nearest(question: str, sentence: str, found: list[re.Match[str]]) -> str:
-    """Of several spans, the one whose words before it share the most content words with
-    the question, then the one whose words just after it do, the first on a tie:
-    "deleted within 30 days (… Interaction Data, which has a standard retention period of
-    90 days)" asked for the retention period of Interaction Data answers 90 days. The
-    words that say what a value is stand before it; those after it are as often the next
-    clause's ("30 天内删除该数据（交互数据除外…")."""
-    asked = content_words(question)
-    # A Han character says about as much as a short English word: windows of as many
-    # characters would reach three times as far.
-    reach = 3 if has_han(sentence) else 1
-    ahead, behind = _BEFORE // reach, _AFTER // reach
-
-    def shared(match: re.Match[str]) -> tuple[int, int]:
-        before = sentence[max(0, match.start() - ahead):match.start()]
-        # A counted span's own words are its unit ("hours"), which the question may ask
-        # for; a worded one's are a clause of any words ("… use of Firefox").
-        inside = "" if worded_duration(match.group(0)) else match.group(0)
-        after = sentence[match.end():match.end() + behind]
-        return (len(asked & content_words(before + inside)),
-                len(asked & content_words(before + inside + after)))
-
-    return max(found, key=shared).group(0)  # max keeps the first of equals
-
-
-def content_words(text: str) -> set[str]:
-    lowered = text.lower()
-    words = {w for w in re.findall(r"[a-z]{3,}", lowered) if w not in STATEMENT_STOP_WORDS}
-    han = re.findall(f"[{HAN}]+", text)
-    return words | {run[i:i + 2] for run in han for i in range(len(run) - 1)}
-
-
-def _extreme(question: str, sentence: str, found: list[re.Match[str]]) -> str | None:
-    """The span nearest the question's words (``_nearest``); the longest or shortest when
-    the question asks for the most or the least ("the longest retention period", 最长期限)
-    and each can be measured."""
-    spans = [m.group(0) for m in found]
-    most, least = _MOST.search(question), _LEAST.search(question)
-    if len(spans) < 2:
-        return spans[0] if spans else None
-    if bool(most) == bool(least):
-        return _nearest(question, sentence, found)
-    lengths = [length_in_days(span, most=bool(most)) for span in spans]
-    if any(length is None for length in lengths):
-        return spans[0]
-    pick = max if most else min
-    return spans[pick(range(len(spans)), key=lambda i: lengths[i] or 0.0)]
 
 
 def _first_measure(sentence: str) -> str | None:

@@ -1,5 +1,6 @@
 """Chinese quantities: a number with the unit a question counts in ("多少公里" → "35公里",
-"多少枚金牌" → "48枚金牌"), or the first measured number of a sentence."""
+"多少枚金牌" → "48枚金牌"), 不限数量 when the sentence says the counted noun has no
+limit, or the first measured number of a sentence."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ ZH_TIME_UNITS = "个工作日|工作日|个小时|小时|分钟|个月|天|日|�
 # Bounds said before a Chinese quantity ("不超过 10 兆字节"), kept with it as English's are.
 _ZH_QUALIFIER = r"(?:不超过|不少于|不低于|不高于|至少|最多|超过|少于|多于|高于|低于|高达)?\s*"
 _ZH_MEASURED = re.compile(rf"{_ZH_QUALIFIER}({ZH_NUMBER}\s*(?:{_ZH_UNITS})?)")
+_UNLIMITED = "不限数量|数量不限|无限数量|无限量|无限|不限"
 # Words a question counts in that need the counted noun after them: "48枚" says nothing.
 _ZH_CLASSIFIERS = frozenset("枚个名位件项本家座条次种所张辆台")
 
@@ -29,6 +31,9 @@ def zh_number(unit: str, sentence: str) -> str | None:
     # A unit is whole words of the question, and so is what it matches in the sentence:
     # "多少公里" is not answered "35公", nor "多少个电子邮箱" by "一个电(话)".
     sizes = sorted(word_ends(unit) - {0}, reverse=unit[:1] in _ZH_CLASSIFIERS)
+    unlimited = _unlimited(unit, sizes, sentence)
+    if unlimited:
+        return unlimited
     ends: set[int] | None = None
     for size in sizes:
         if not re.fullmatch(f"[{HAN}%％]+", unit[:size]):
@@ -46,6 +51,19 @@ def zh_number(unit: str, sentence: str) -> str | None:
             if found.end() in ends:
                 return found.group(0)
     return first_zh_measure(sentence)
+
+
+def _unlimited(unit: str, sizes: list[int], sentence: str) -> str | None:
+    """"不限数量" when the sentence says the asked noun has no limit ("不限数量的电子邮箱
+    别名" for 多少个电子邮箱别名): a count without a number."""
+    start = 1 if unit[:1] in _ZH_CLASSIFIERS else 0
+    first = min((size for size in sizes if size > start), default=None)
+    if first is None:
+        return None
+    # PDF text may break a line inside the noun: its characters may stand apart.
+    noun = r"\s*".join(map(re.escape, unit[start:first]))
+    found = re.search(rf"({_UNLIMITED})的?\s*{noun}", sentence)
+    return found.group(1) if found else None
 
 
 def first_zh_measure(sentence: str) -> str | None:
