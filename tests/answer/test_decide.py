@@ -166,6 +166,15 @@ def test_an_answer_that_is_a_heading_or_lacks_its_number_is_uncertain() -> None:
                        [ev("d", "Cookie Name: tz; Description: kept for your session")],
                        as_of=AS_OF)
     assert "answer_incomplete" in described.flags
+    # "Immediately" and a count of none or without limit say it without a number.
+    soon = decide("How soon is my account suspended?",
+                  [ev("s", "If you stop paying, we will immediately suspend your account.")],
+                  as_of=AS_OF)
+    assert soon.status is AnswerStatus.ANSWERED and soon.answer == "immediately"
+    none = decide("How many phone masks do I get with the free plan?",
+                  [ev("n", "The free plan has up to 5 email masks and no phone masks.")],
+                  as_of=AS_OF)
+    assert none.status is AnswerStatus.ANSWERED and none.answer == "no phone masks"
     text = "GitHub complies with the EU-U.S. Data Privacy Framework."
     cut = decide("Does GitHub comply with the Data Privacy Framework?",
                  [ev("c", "GitHub complies with the EU-U.", text=text)], as_of=AS_OF)

@@ -8,9 +8,9 @@
   contradicted by the dates its evidence's own text states.
 
 * **Whole**: a short answer is no heading or markup line, and not shorter than its
-  question needs: a number for "how many days" (or a length said in words, or the cell of
-  a table's column of time), a sentence not cut inside itself ("GitHub complies with the
-  EU-U.").
+  question needs: a number for "how many days" (or a length said in words, the cell of a
+  table's column of time, "immediately", a count of none or without limit), a sentence
+  not cut inside itself ("GitHub complies with the EU-U.").
 
 A failed check turns the answer ``uncertain``; the caller then shows the raw evidence
 with a ``Flag`` saying why (``ANSWER_UNSUPPORTED``, ``ANSWER_IS_HEADING``, ...).
@@ -25,7 +25,7 @@ from datetime import datetime, tzinfo
 from chronorag.answer.cells import time_cell
 from chronorag.answer.choose import worded_duration
 from chronorag.answer.headings import is_markup_line
-from chronorag.answer.shape import Want, wanted
+from chronorag.answer.shape import Want, wanted, whole_without_number
 from chronorag.flags import Flag
 from chronorag.ingest.sentences import ends_inside_sentence
 from chronorag.model import Evidence, Granularity, Interval
@@ -90,14 +90,21 @@ def check_short(answer: str, item: Evidence, *, question: str) -> list[Flag]:
             Flag.ONLY_HEADINGS in item.flags and answer.strip() == (item.sentence or "").strip()):
         return [Flag.ANSWER_IS_HEADING]
     want = wanted(question)
-    # A table's column of time says how long in its own words ("session", "until user
-    # closes browser"): its cell is whole.
-    if want in (Want.NUMBER, Want.DURATION) and not _NUMBER_TEXT.search(answer) and not (
-            want is Want.DURATION and (worded_duration(answer)
-                                       or answer == time_cell(item.sentence or ""))):
+    if want in (Want.NUMBER, Want.DURATION) and not _says_enough(answer, want, item):
         return [Flag.ANSWER_INCOMPLETE]
     whole = answer.strip() == (item.sentence or item.text).strip()
     return [Flag.ANSWER_INCOMPLETE] if whole and cut_short(answer, item.text) else []
+
+
+def _says_enough(answer: str, want: Want, item: Evidence) -> bool:
+    """Whether ``answer`` is a whole answer to how many or how long: a number, or said
+    whole without one ("immediately", "no phone number masks", 不限数量); for how long,
+    also a length in words or a table's column of time, whose cell says it in its own
+    words ("session", "until user closes browser")."""
+    if _NUMBER_TEXT.search(answer) or whole_without_number(answer):
+        return True
+    return want is Want.DURATION and (worded_duration(answer)
+                                      or answer == time_cell(item.sentence or ""))
 
 
 def cut_short(answer: str, text: str) -> bool:

@@ -49,7 +49,13 @@ from chronorag.answer.choose import (
     stems,
 )
 from chronorag.answer.names import WHICH_NAMED, names
-from chronorag.answer.zh_quantity import ZH_NUMBER, ZH_TIME_UNITS, first_zh_measure, zh_number
+from chronorag.answer.zh_quantity import (
+    ZH_NUMBER,
+    ZH_TIME_UNITS,
+    ZH_UNLIMITED,
+    first_zh_measure,
+    zh_number,
+)
 from chronorag.lang import EN_STOP_WORDS, HAN
 from chronorag.timex.extract import extract
 
@@ -245,6 +251,15 @@ def _number(question: str, sentence: str) -> str | None:
             return max(counted, key=lambda m: len(asked & stems(m.group(0)))).group(0)
         return _duration(question, sentence) if _DURATION.search(sentence) else None
     return _first_measure(sentence)
+
+
+def whole_without_number(answer: str) -> bool:
+    """Whether ``answer`` says how many or how soon without a number, as a whole answer:
+    "immediately", "effective immediately", "no phone number masks", "an unlimited
+    number of email masks", 不限数量."""
+    text = answer.strip().rstrip(".。")
+    return bool(_AT_ONCE.fullmatch(text) or re.match(rf"(?:{_UNLIMITED})\w", text, re.IGNORECASE)
+                or re.fullmatch(ZH_UNLIMITED, text))
 
 
 def labelled_number(question: str) -> bool:

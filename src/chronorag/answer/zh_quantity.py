@@ -9,7 +9,7 @@ import re
 from chronorag.lang import HAN
 from chronorag.retrieve.tokenize import word_ends
 
-__all__ = ["ZH_NUMBER", "ZH_TIME_UNITS", "first_zh_measure", "zh_number"]
+__all__ = ["ZH_NUMBER", "ZH_TIME_UNITS", "ZH_UNLIMITED", "first_zh_measure", "zh_number"]
 
 ZH_NUMBER = (r"(?:\d+(?:\.\d+)?|[零〇一二两三四五六七八九十百千万]+)"
              r"(?:\s*(?:-|–|—|~|～|至|到)\s*(?:\d+(?:\.\d+)?|[零〇一二两三四五六七八九十百千万]+))?"
@@ -20,7 +20,7 @@ ZH_TIME_UNITS = "个工作日|工作日|个小时|小时|分钟|个月|天|日|�
 # Bounds said before a Chinese quantity ("不超过 10 兆字节"), kept with it as English's are.
 _ZH_QUALIFIER = r"(?:不超过|不少于|不低于|不高于|至少|最多|超过|少于|多于|高于|低于|高达)?\s*"
 _ZH_MEASURED = re.compile(rf"{_ZH_QUALIFIER}({ZH_NUMBER}\s*(?:{_ZH_UNITS})?)")
-_UNLIMITED = "不限数量|数量不限|无限数量|无限量|无限|不限"
+ZH_UNLIMITED = "不限数量|数量不限|无限数量|无限量|无限|不限"
 # Words a question counts in that need the counted noun after them: "48枚" says nothing.
 _ZH_CLASSIFIERS = frozenset("枚个名位件项本家座条次种所张辆台")
 
@@ -62,7 +62,7 @@ def _unlimited(unit: str, sizes: list[int], sentence: str) -> str | None:
         return None
     # PDF text may break a line inside the noun: its characters may stand apart.
     noun = r"\s*".join(map(re.escape, unit[start:first]))
-    found = re.search(rf"({_UNLIMITED})的?\s*{noun}", sentence)
+    found = re.search(rf"({ZH_UNLIMITED})的?\s*{noun}", sentence)
     return found.group(1) if found else None
 
 
