@@ -59,9 +59,10 @@ class SearchConfig:
         late: the token encoder (``rank.late.TOKEN_ENCODERS``) whose token vectors ingest
             stores for every chunk and the search orders the reranker's pool by, a stage
             of its own ("": none).
-        prerank: the pre-rank (``rank.prerank.PRERANKS``) that orders the reranker's pool
-            after ``late`` and before the reranker reads its first ``rerank_top``; "time"
-            puts passages that fit the question's time first ("": none).
+        prerank: the pre-ranks (``rank.prerank.PRERANKS``, joined by "+", in turn) that
+            order the reranker's pool after ``late`` and before the reranker reads its
+            first ``rerank_top``; "time" puts passages that fit the question's time first,
+            "names" the sources a Chinese question names in Latin letters ("": none).
     """
 
     name: str
@@ -98,7 +99,7 @@ PRESETS: dict[str, SearchConfig] = {
     # rerank_enough: past a passage judged this relevant, the rest of the head is read only
     # where it holds versions or variants of what was read (benchmarks/README.md §40).
     "default": SearchConfig("default", reranker="windows", rerank_top=8, rerank_enough=0.95,
-                            temporal="chronorag", late="colbert-small", prerank="time"),
+                            temporal="chronorag", late="colbert-small", prerank="time+names"),
 }
 
 

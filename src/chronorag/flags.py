@@ -42,6 +42,10 @@ class Flag(enum.StrEnum):
     # (``SearchConfig.rerank_enough``); also ``not_reranked``.
     RERANK_CUT_SHORT = "rerank_cut_short"
     RERANK_SKIPPED_CJK = "rerank_skipped_cjk"
+    # A Chinese passage of a document that names none of the Latin-letter names the
+    # question spells ("GitHub") while a passage in another script does: read after the
+    # rest (``rank.spelled``).
+    NAMES_ABSENT = "names_absent"
 
     # An evidence item that cannot decide (``answer.evidence``, ``answer.headings``).
     NON_DECISIVE = "non_decisive"

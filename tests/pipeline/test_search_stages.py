@@ -9,6 +9,7 @@ from typing import ClassVar
 
 import pytest
 
+from chronorag.config import get_preset
 from chronorag.demo import DEMO_NOW
 from chronorag.engine import Engine
 from chronorag.model import Asking, Hit, Query
@@ -61,3 +62,15 @@ def test_each_pool_stage_runs_only_when_configured(demo_rules_engine: Engine) ->
     assert "prerank" not in ranked.timings_ms and "late" not in ranked.timings_ms
     ranked = demo_rules_engine.retrieve(query, config=replace(config, prerank="time"))
     assert "prerank" in ranked.timings_ms and "late" not in ranked.timings_ms
+
+
+def test_pre_ranks_joined_by_plus_run_in_turn(demo_rules_engine: Engine,
+                                              recording: type[Recording]) -> None:
+    base = replace(demo_rules_engine.config, reranker="recording", late="", prerank="time")
+    query = demo_rules_engine.query(QUESTION, Asking(now=DEMO_NOW))
+    demo_rules_engine.retrieve(query, config=base)
+    demo_rules_engine.retrieve(query, config=replace(base, prerank="time+names"))
+    timed, both = recording.pools
+    # An English question names nothing in Latin letters that "names" would act on.
+    assert [h.chunk.id for h in both] == [h.chunk.id for h in timed]
+    assert get_preset("default").prerank == "time+names"

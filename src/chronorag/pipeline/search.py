@@ -4,7 +4,7 @@ conditions."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Protocol, TypeVar, cast
 
@@ -353,10 +353,16 @@ def _pool_order(query: Query, config: SearchConfig, components: Components,
             late = components.late_order(config.late)
             hits = _timed(timings, "late", lambda: late.order(query.text, hits))
         if config.prerank:
-            prerank = components.prerank(config.prerank)
-            hits = _timed(timings, "prerank", lambda: prerank.rerank(query, hits))
+            preranks = [components.prerank(name) for name in config.prerank.split("+")]
+            hits = _timed(timings, "prerank", lambda: _in_turn(preranks, query, hits))
         return hits
     return ordered
+
+
+def _in_turn(preranks: Sequence[Reranker], query: Query, hits: list[Hit]) -> list[Hit]:
+    for prerank in preranks:
+        hits = prerank.rerank(query, hits)
+    return hits
 
 
 def _split_past(hits: list[Hit], index: ValidityIndex, query: Query, *,

@@ -4,6 +4,11 @@ A reranker judges only the first ``rerank_top`` candidates, so the order it rece
 decides which passages are read at all. The search runs a pre-rank as a stage of its own
 (``SearchConfig.prerank``), the same for every reranker, built-in or plug-in.
 
+``"names"``: a Chinese question's Latin-letter names ("GitHub") put the Chinese
+passages of documents naming none of them behind the rest (``rank.spelled``).
+
+Several pre-ranks run in turn when joined by "+" ("time+names").
+
 ``"time"``: when the question names a time, candidates are ordered by the gated rule of
 the final ranking (``rank.temporal``: the tier of their fit first) with retrieval
 relevance × fit inside a tier, so the model's budget goes to passages that are about the
@@ -22,6 +27,7 @@ from collections.abc import Sequence
 from chronorag.model import Hit, Query
 from chronorag.rank.base import Reranker
 from chronorag.rank.rerank_none import NoReranker
+from chronorag.rank.spelled import NamesPrerank
 from chronorag.rank.temporal import ChronoTemporal
 from chronorag.registry import Registry
 
@@ -42,3 +48,4 @@ class TimePrerank:
 
 PRERANKS: Registry[Reranker] = Registry("pre-rank")
 PRERANKS.add("time", TimePrerank)
+PRERANKS.add("names", NamesPrerank)

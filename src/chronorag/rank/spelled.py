@@ -1,0 +1,63 @@
+"""The sources a Chinese question names in Latin letters: "GitHub 的用户名是按什么规则分配的？".
+
+A store may hold one publisher's policies in English only and another's in Chinese too. A
+Chinese question about the first ("GitHub", "Octocat", "Marketplace") is nearer, for a
+multilingual model, to any Chinese passage than to the English one that answers: the same
+script outweighs the subject, and the Chinese passages fill the few places the reranker
+reads. The names the question spells in Latin letters say which sources it is about. When
+a passage in another script names one of them, the Chinese passages of documents that name
+none (no candidate passage of the document does) go behind the rest of the pool, flagged
+``names_absent``, so the model reads the sources the question names first. Nothing is
+removed, and a question in English, or a pool in one script, keeps its order.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import replace
+
+from chronorag.flags import Flag
+from chronorag.model import Hit, Query
+from chronorag.retrieve.tokenize import is_mostly_cjk
+
+__all__ = ["NamesPrerank", "spelled_names"]
+
+_NAME = re.compile(r"[A-Za-z][A-Za-z0-9+-]*[A-Za-z0-9]")
+
+
+def spelled_names(question: str) -> frozenset[str]:
+    """The Latin-letter names of a mostly Chinese question, lowercased ("github",
+    "octocat"); none for a question in English."""
+    if not is_mostly_cjk(question):
+        return frozenset()
+    return frozenset(m.group(0).lower() for m in _NAME.finditer(question))
+
+
+class NamesPrerank:
+    """The pool with the Chinese passages of documents that name none of the question's
+    Latin names behind the rest (see the module docstring)."""
+
+    name = "names"
+
+    def rerank(self, query: Query, hits: Sequence[Hit]) -> list[Hit]:
+        names = spelled_names(query.text)
+        if not names:
+            return list(hits)
+        named = re.compile(r"(?<![A-Za-z0-9])(?:" + "|".join(map(re.escape, sorted(names)))
+                           + r")(?![A-Za-z0-9])", re.IGNORECASE)
+        chinese = {h.chunk.id for h in hits if is_mostly_cjk(h.chunk.text)}
+        naming = [h for h in hits if named.search(h.chunk.text)]
+        if not any(h.chunk.id not in chinese for h in naming):
+            return list(hits)
+        documents = {h.chunk.doc_id for h in naming}
+        absent = [h for h in hits if h.chunk.id in chinese and h.chunk.doc_id not in documents]
+        if not absent:
+            return list(hits)
+        moved = {id(h) for h in absent}
+        return [h for h in hits if id(h) not in moved] + [
+            _flagged(h) for h in absent]
+
+
+def _flagged(hit: Hit) -> Hit:
+    return replace(hit, flags=(*hit.flags, Flag.NAMES_ABSENT))

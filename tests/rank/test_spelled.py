@@ -1,0 +1,67 @@
+"""The sources a Chinese question names in Latin letters go first in the reranker's pool
+(``rank.spelled``)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from chronorag.flags import Flag
+from chronorag.model import Chunk, Hit, Query, Understanding
+from chronorag.rank.prerank import PRERANKS
+from chronorag.rank.spelled import NamesPrerank, spelled_names
+
+NOW = datetime(2026, 1, 1, tzinfo=UTC)
+
+
+def query(text: str) -> Query:
+    return Query(text=text, now=NOW, as_of=NOW,
+                 understanding=Understanding(question=text, content=text))
+
+
+def hit(chunk_id: str, text: str, doc: str) -> Hit:
+    return Hit(chunk=Chunk(id=chunk_id, doc_id=doc, index=0, start=0, end=len(text),
+                           text=text), score=0.0)
+
+
+ASKED = "GitHub 的用户名是按什么规则分配的？"
+HITS = [
+    hit("amo", "如果有人在附加组件网站上分享违规内容，Mozilla 可能会删除内容并限制帐户。", "amo"),
+    hit("names", "GitHub account names are available on a first-come, first-served basis.",
+        "username-policy"),
+    hit("relay", "订阅付费版后，您可以创建一个电话号码别名与不限数量的电子邮箱别名。", "subs"),
+    hit("zh-named", "GitHub 帐户的名称按先到先得的原则分配。", "zh-policy"),
+    hit("zh-same-doc", "用户名不得冒充他人。", "zh-policy"),
+]
+
+
+def test_chinese_passages_of_documents_naming_none_go_behind_with_a_flag() -> None:
+    got = NamesPrerank().rerank(query(ASKED), HITS)
+    assert [h.chunk.id for h in got] == ["names", "zh-named", "zh-same-doc", "amo", "relay"]
+    assert [Flag.NAMES_ABSENT in h.flags for h in got] == [False, False, False, True, True]
+
+
+def test_the_order_is_kept_where_the_rule_has_nothing_to_say() -> None:
+    prerank = NamesPrerank()
+    # An English question, a question without Latin names, a pool where no passage in
+    # another script names the name.
+    for text, hits in [("How are GitHub usernames assigned?", HITS),
+                       ("用户名是按什么规则分配的？", HITS),
+                       (ASKED, [h for h in HITS if h.chunk.id != "names"])]:
+        assert prerank.rerank(query(text), hits) == list(hits)
+
+
+def test_the_names_of_a_question() -> None:
+    assert spelled_names("2021 年 10 月时，GitHub 的 Octodex 在哪里？") == {"github", "octodex"}
+    assert spelled_names("Where is GitHub's Octodex?") == frozenset()
+    assert PRERANKS.create("names").name == "names"
+
+
+@given(st.text(max_size=60), st.lists(st.tuples(st.text(max_size=80),
+                                                st.sampled_from(["a", "b", "c"])), max_size=8))
+def test_any_pool_is_reordered_never_cut(question: str, texts: list[tuple[str, str]]) -> None:
+    hits = [hit(f"c{i}", text, doc) for i, (text, doc) in enumerate(texts)]
+    got = NamesPrerank().rerank(query(question), hits)
+    assert sorted(h.chunk.id for h in got) == sorted(h.chunk.id for h in hits)
