@@ -63,12 +63,14 @@ def answer_near(question: str, sentence: str, text: str, *,
             if not 0 <= j < len(spans):
                 continue
             other = text[spans[j][0]:spans[j][1]]
-            shared = len(terms & content_words(other))
             near = distance <= REACH
-            # Two of Chinese's character pairs say less than two words: a far Chinese
-            # sentence gives nothing ("联合政府" alone is three pairs).
-            found = span_of(want, question, other, now=now) if shared >= 1 and (
-                near or (shared >= FAR_SHARED and not has_han(other))) else None
+            if not near and has_han(other):
+                # Two of Chinese's character pairs say less than two words: a far Chinese
+                # sentence gives nothing ("联合政府" alone is three pairs).
+                continue
+            shared = len(terms & content_words(other))
+            found = span_of(want, question, other, now=now) if shared >= (
+                1 if near else FAR_SHARED) else None
             if found and found.strip():
                 return found.strip()
     return said
