@@ -63,6 +63,9 @@ class SearchConfig:
             order the reranker's pool after ``late`` and before the reranker reads its
             first ``rerank_top``; "time" puts passages that fit the question's time first,
             "names" the sources a Chinese question names in Latin letters ("": none).
+        names_depth: how deep the dense list is read for passages in another script
+            that spell a Latin name of a Chinese question no candidate spells
+            (``pipeline.named``; 0: never).
     """
 
     name: str
@@ -82,6 +85,7 @@ class SearchConfig:
     index: IndexPlace = "auto"
     late: str = ""
     prerank: str = ""
+    names_depth: int = 0
 
     def __post_init__(self) -> None:
         if self.index not in get_args(IndexPlace):
@@ -99,7 +103,8 @@ PRESETS: dict[str, SearchConfig] = {
     # rerank_enough: past a passage judged this relevant, the rest of the head is read only
     # where it holds versions or variants of what was read (benchmarks/README.md §40).
     "default": SearchConfig("default", reranker="windows", rerank_top=8, rerank_enough=0.95,
-                            temporal="chronorag", late="colbert-small", prerank="time+names"),
+                            temporal="chronorag", late="colbert-small", prerank="time+names",
+                            names_depth=1000),
 }
 
 

@@ -12,6 +12,7 @@ from chronorag.config import SearchConfig
 from chronorag.errors import ConfigError
 from chronorag.flags import Flag
 from chronorag.model import Document, Hit, Query
+from chronorag.pipeline.named import spelled_elsewhere
 from chronorag.rank.applies import apply_conditions
 from chronorag.rank.base import Reranker
 from chronorag.rank.late import TOKEN_ENCODERS, LateOrder, TokenEncoder
@@ -321,13 +322,19 @@ def _candidates(query: Query, config: SearchConfig, components: Components,
     """
     unbounded = replace(scope, window=None)
     everything = _retrieve(query, config, components, unbounded)
-    if scope.window is None or config.temporal == "none":
-        return everything
-    inside = _retrieve(query, config, components,
-                       replace(scope, window=told_window(scope.window)))
-    if [h.chunk.id for h in inside] == [h.chunk.id for h in everything]:
-        return everything  # nothing is dated by occurred_at: the window changed nothing
-    return rrf_fuse([inside, everything], limit=config.candidates)
+    fused = everything
+    if scope.window is not None and config.temporal != "none":
+        inside = _retrieve(query, config, components,
+                           replace(scope, window=told_window(scope.window)))
+        # Nothing dated by occurred_at: the window changed nothing.
+        if [h.chunk.id for h in inside] != [h.chunk.id for h in everything]:
+            fused = rrf_fuse([inside, everything], limit=config.candidates)
+    if not config.names_depth or "dense" not in config.retrievers:
+        return fused
+    dense = components.retriever("dense", config)
+    return spelled_elsewhere(
+        query, fused, depth=config.names_depth, limit=config.candidates,
+        deeper=lambda depth: dense.retrieve(query, limit=depth, scope=unbounded))
 
 
 def _retrieve(query: Query, config: SearchConfig, components: Components,

@@ -21,7 +21,7 @@ from chronorag.flags import Flag
 from chronorag.model import Hit, Query
 from chronorag.retrieve.tokenize import is_mostly_cjk
 
-__all__ = ["NamesPrerank", "spelled_names"]
+__all__ = ["NamesPrerank", "naming", "spelled_names"]
 
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9+-]*[A-Za-z0-9]")
 
@@ -34,6 +34,12 @@ def spelled_names(question: str) -> frozenset[str]:
     return frozenset(m.group(0).lower() for m in _NAME.finditer(question))
 
 
+def naming(names: frozenset[str]) -> re.Pattern[str]:
+    """A pattern that finds any of ``names`` as a whole word, in any case."""
+    return re.compile(r"(?<![A-Za-z0-9])(?:" + "|".join(map(re.escape, sorted(names)))
+                      + r")(?![A-Za-z0-9])", re.IGNORECASE)
+
+
 class NamesPrerank:
     """The pool with the Chinese passages of documents that name none of the question's
     Latin names behind the rest (see the module docstring)."""
@@ -44,13 +50,12 @@ class NamesPrerank:
         names = spelled_names(query.text)
         if not names:
             return list(hits)
-        named = re.compile(r"(?<![A-Za-z0-9])(?:" + "|".join(map(re.escape, sorted(names)))
-                           + r")(?![A-Za-z0-9])", re.IGNORECASE)
+        named = naming(names)
         chinese = {h.chunk.id for h in hits if is_mostly_cjk(h.chunk.text)}
-        naming = [h for h in hits if named.search(h.chunk.text)]
-        if not any(h.chunk.id not in chinese for h in naming):
+        spelling = [h for h in hits if named.search(h.chunk.text)]
+        if not any(h.chunk.id not in chinese for h in spelling):
             return list(hits)
-        documents = {h.chunk.doc_id for h in naming}
+        documents = {h.chunk.doc_id for h in spelling}
         absent = [h for h in hits if h.chunk.id in chinese and h.chunk.doc_id not in documents]
         if not absent:
             return list(hits)

@@ -1,0 +1,98 @@
+"""Passages in another script that spell a Chinese question's Latin names join the
+candidates when no candidate spells them (``pipeline.named``)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from chronorag.model import Chunk, Hit, Query, Understanding
+from chronorag.pipeline.named import spelled_elsewhere
+
+NOW = datetime(2026, 1, 1, tzinfo=UTC)
+ASKED = "2021 年 10 月时，按照 GitHub 当时的隐私声明，新用户的邮箱地址默认是设为私密的吗？"
+
+
+def query(text: str) -> Query:
+    return Query(text=text, now=NOW, as_of=NOW,
+                 understanding=Understanding(question=text, content=text))
+
+
+def hit(chunk_id: str, text: str) -> Hit:
+    return Hit(chunk=Chunk(id=chunk_id, doc_id=chunk_id, index=0, start=0, end=len(text),
+                           text=text), score=0.0)
+
+
+FIREFOX = hit("ff-zh", "Firefox 隐私声明：我们会根据您的 IP 地址推断您所在的国家。")
+CANDIDATES = [hit("relay-zh", "订阅付费版后，您可以创建不限数量的电子邮箱别名。"), FIREFOX]
+DEEPER = [
+    *CANDIDATES,
+    hit("amo-zh", "附加组件的源代码可以托管在 GitHub 上。"),
+    hit("github-en", "We set current Users' email address private by default on GitHub."),
+    hit("mozilla-en", "Mozilla may infer your country from your IP address."),
+    hit("githubber-en", "Githubber is not the name asked for."),
+    hit("github-en-2", "GitHub Privacy Statement, effective December 19, 2020."),
+]
+
+
+class Deeper:
+    """A dense list that records how deep it was read."""
+
+    def __init__(self, hits: Sequence[Hit]) -> None:
+        self.hits = list(hits)
+        self.depths: list[int] = []
+
+    def __call__(self, depth: int) -> list[Hit]:
+        self.depths.append(depth)
+        return self.hits[:depth]
+
+
+def test_passages_in_another_script_spelling_a_missing_name_follow_the_candidates() -> None:
+    deeper = Deeper(DEEPER)
+    got = spelled_elsewhere(query(ASKED), CANDIDATES, deeper=deeper, depth=1000, limit=10)
+    # The Chinese passage that spells the name, a passage that does not spell it and a
+    # longer word that starts with it are not gathered.
+    assert [h.chunk.id for h in got] == ["relay-zh", "ff-zh", "github-en", "github-en-2"]
+    assert deeper.depths == [1000]
+    limited = spelled_elsewhere(query(ASKED), CANDIDATES, deeper=Deeper(DEEPER), depth=1000,
+                                limit=1)
+    assert [h.chunk.id for h in limited][2:] == ["github-en"]
+
+
+def test_nothing_is_gathered_where_the_candidates_spell_the_names_or_none_are_asked() -> None:
+    for text, candidates in [
+            # Some candidate spells the name (the Chinese Firefox policy).
+            ("Firefox 会根据我的 IP 地址推断位置吗？", CANDIDATES),
+            # An English question, a Chinese question without Latin names.
+            ("Does GitHub set my email address private by default?", CANDIDATES),
+            ("新用户的邮箱地址默认是设为私密的吗？", CANDIDATES)]:
+        deeper = Deeper(DEEPER)
+        assert spelled_elsewhere(query(text), candidates, deeper=deeper, depth=1000,
+                                 limit=10) == candidates
+        assert deeper.depths == []
+    assert spelled_elsewhere(query(ASKED), CANDIDATES, deeper=Deeper(DEEPER), depth=0,
+                             limit=10) == CANDIDATES
+
+
+def test_only_the_names_no_candidate_spells_are_gathered() -> None:
+    asked = "Firefox 和 GitHub 的隐私声明分别是哪天生效的？"
+    got = spelled_elsewhere(query(asked), CANDIDATES, deeper=Deeper(DEEPER), depth=1000,
+                            limit=10)
+    assert "mozilla-en" not in {h.chunk.id for h in got}
+    assert [h.chunk.id for h in got][2:] == ["github-en", "github-en-2"]
+
+
+@given(st.text(max_size=60), st.lists(st.text(max_size=80), max_size=6),
+       st.lists(st.text(max_size=80), max_size=6), st.integers(0, 8))
+def test_candidates_are_kept_first_and_nothing_is_repeated(
+        question: str, kept: list[str], deeper: list[str], limit: int) -> None:
+    candidates = [hit(f"c{i}", text) for i, text in enumerate(kept)]
+    more = [hit(f"d{i}", text) for i, text in enumerate(deeper)]
+    got = spelled_elsewhere(query(question), candidates, deeper=Deeper([*candidates, *more]),
+                            depth=20, limit=limit)
+    assert got[:len(candidates)] == candidates
+    assert len(got) - len(candidates) <= limit
+    assert len({h.chunk.id for h in got}) == len(got)

@@ -1,0 +1,65 @@
+"""The search gathers passages in another script for the Latin names of a Chinese question
+that no candidate spells, inside the asker's privacy scope (``pipeline.named``)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import replace
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from tests.conftest import NO_MODEL_RULES, TEST_EMBEDDERS, HashEmbedder
+
+from chronorag.config import get_preset
+from chronorag.engine import Engine
+from chronorag.flags import Flag
+from chronorag.model import Asking
+from chronorag.retrieve.embedders import EMBEDDERS
+
+NOW = datetime(2026, 6, 1, tzinfo=UTC)
+ASKED = "GitHub 的用户名是按照什么规则分配的？"
+# Chinese passages that share the question's words, enough to fill every candidate place.
+CHINESE = [f"第{i}条：用户名按照什么规则分配？帐户用户名的规则由本网站分配。" for i in range(8)]
+RECORDS = [
+    *({"id": f"zh-{i}", "title": "帐户规则", "text": text} for i, text in enumerate(CHINESE)),
+    {"id": "github-usernames", "title": "Username Policy",
+     "text": "GitHub account names are available on a first-come, first-served basis."},
+    {"id": "someone-elses-note", "title": "Note", "subject": "bob",
+     "text": "Bob's GitHub username is bob-the-builder."},
+]
+
+
+@pytest.fixture(scope="module")
+def engine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Engine]:
+    folder = tmp_path_factory.mktemp("named")
+    corpus = folder / "corpus.jsonl"
+    corpus.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in RECORDS),
+                      encoding="utf-8")
+    config = replace(NO_MODEL_RULES, candidates=4)
+    with pytest.MonkeyPatch.context() as patch:
+        for name in TEST_EMBEDDERS:
+            patch.setitem(EMBEDDERS._factories, name, lambda _n=name: HashEmbedder(_n))
+        with Engine(folder / "kb.db", config=config, embedder="test-hash",
+                    judges=()) as opened:
+            opened.ingest([Path(corpus)], now=NOW)
+            yield opened
+
+
+def test_the_named_source_is_gathered_and_read_first(engine: Engine) -> None:
+    query = engine.query(ASKED, Asking(now=NOW, k=20))
+    plain = engine.retrieve(query, config=replace(engine.config, names_depth=0))
+    assert "github-usernames" not in {h.chunk.doc_id for h in plain.hits}
+    ranked = engine.retrieve(query)
+    assert ranked.hits[0].chunk.doc_id == "github-usernames"
+    assert all(Flag.NAMES_ABSENT in h.flags for h in ranked.hits[1:])
+    assert get_preset("default").names_depth > 0
+
+
+def test_a_passage_outside_the_askers_scope_is_never_gathered(engine: Engine) -> None:
+    for user, admin in [(None, False), ("alice", False)]:
+        query = engine.query(ASKED, Asking(now=NOW, k=20, user=user, admin=admin))
+        assert "someone-elses-note" not in {h.chunk.doc_id for h in engine.retrieve(query).hits}
+    query = engine.query(ASKED, Asking(now=NOW, k=20, user="bob"))
+    assert "someone-elses-note" in {h.chunk.doc_id for h in engine.retrieve(query).hits}
