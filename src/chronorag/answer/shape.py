@@ -327,6 +327,8 @@ def _relative_wait(question: str, sentence: str) -> str | None:
 
 def _counted_wait(sentence: str) -> str | None:
     for found in _DURATION.finditer(sentence):
+        if re.match(r"\s+(?:of\s+age|old)\b", sentence[found.end():], re.IGNORECASE):
+            continue  # "13 years of age" is an age, not a wait
         lead = re.search(r"\b(after|within|in|before|upon)\s+$",
                          sentence[max(0, found.start() - 12):found.start()], re.IGNORECASE)
         follows = re.match(r"\s+(?:after|before|later|from|of)\b", sentence[found.end():],
