@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chronorag.ingest.stated import Proposal, proposals_of, propose
+from chronorag.ingest.stated import Proposal, is_date_line, proposals_of, propose
 
 CASES = [json.loads(line) for line in
          (Path(__file__).parents[1] / "cases" / "stated" / "proposals.jsonl")
@@ -54,3 +54,18 @@ def test_any_text_gives_proposals_that_quote_it(text: str) -> None:
         assert text[proposal.start:proposal.end] == proposal.sentence
         assert proposal.field in ("valid_from", "modified_at", "supersedes")
         assert proposal.value
+
+
+def test_a_date_line_is_a_date_label_with_its_value() -> None:
+    for line in ["Effective date: November 16, 2020", "**Last Updated:** June 2025",
+                 "> Last updated: October 20, 2025", "生效日期：2024年2月1日"]:
+        assert is_date_line(line), line
+    for line in ["In order to use Marketplace, you must be 13 years of age or older.",
+                 "These terms are effective immediately.",
+                 "Effective date: " + "the day after the long list of conditions is met " * 3]:
+        assert not is_date_line(line), line
+
+
+@given(st.text(max_size=200))
+def test_any_text_is_a_date_line_or_not(text: str) -> None:
+    assert is_date_line(text) in (True, False)

@@ -50,6 +50,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from chronorag.answer.asks_date import asked_field, names_document
 from chronorag.answer.check import check_short
 from chronorag.answer.differ import states_differ
 from chronorag.answer.nearby import SPAN_WANTS, answer_near, gives_asked_span, gives_span
@@ -58,6 +59,7 @@ from chronorag.answer.shape import Want, wanted
 from chronorag.answer.when import AnswerTime
 from chronorag.conditions import label
 from chronorag.flags import Flag, Flags
+from chronorag.ingest.stated import is_date_line
 from chronorag.lang import has_han
 from chronorag.model import AnswerStatus, Evidence, Status
 from chronorag.rank.authority import AuthorityPrior
@@ -229,7 +231,9 @@ def _stating(question: str, band: Sequence[Evidence], as_of: datetime, *,
     the band, among every relevant passage of the document, only a span no other question
     would be answered by (``gives_asked_span``: the address asked for, a count of the
     noun asked about); any duration or date of a less relevant passage is as likely
-    another period's. For a yes/no question, the sentence that decides it
+    another period's. A document's date line ("Effective date: November 20, 2020") gives
+    a date to any when-question; it stands in only for a question about a document's
+    date or naming a document. For a yes/no question, the sentence that decides it
     (``polar.deciding``)."""
     first = band[0]
     want = wanted(question)
@@ -237,7 +241,9 @@ def _stating(question: str, band: Sequence[Evidence], as_of: datetime, *,
         return deciding(question, first, band)
     if want not in SPAN_WANTS or _gives(question, first, as_of):
         return first
-    same = [e for e in deciders if e is not first and e.doc_id == first.doc_id]
+    dated = asked_field(question) is not None or names_document(question)
+    same = [e for e in deciders if e is not first and e.doc_id == first.doc_id
+            and (dated or not is_date_line(_sentence(e)))]
     tied = {id(e) for e in band}
     # A tied passage that gives no span gives no asked span either: each is read once.
     return next((e for e in same if id(e) in tied and _gives(question, e, as_of)), None) \

@@ -38,6 +38,7 @@ __all__ = [
     "TOP_CHARS",
     "TOP_LINES",
     "Proposal",
+    "is_date_line",
     "proposals_of",
     "propose",
 ]
@@ -134,6 +135,13 @@ class Proposal:
     def from_json(cls, data: Mapping[str, Any]) -> Proposal:
         return cls(str(data["field"]), str(data["value"]), data.get("granularity"),
                    str(data["sentence"]), int(data["start"]), int(data["end"]))
+
+
+def is_date_line(line: str) -> bool:
+    """Whether ``line`` is a document's date label with its value ("Effective date:
+    November 16, 2020", "Last updated: June 2025", "生效日期：2024年2月1日")."""
+    line = line.strip()
+    return len(line) <= _DATE_LINE_CHARS and _DATE_LINE.match(line) is not None
 
 
 def proposals_of(metadata: Mapping[str, Any]) -> tuple[Proposal, ...]:
