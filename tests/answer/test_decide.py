@@ -5,6 +5,10 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
+from hypothesis import given
+from hypothesis import strategies as st
+
+from chronorag.answer.check import check_short
 from chronorag.answer.context import context_for_generation
 from chronorag.answer.decide import AnswerRules, decide
 from chronorag.answer.differ import stated_numbers, states_differ
@@ -175,6 +179,15 @@ def test_an_answer_that_is_a_heading_or_lacks_its_number_is_uncertain() -> None:
                   [ev("n", "The free plan has up to 5 email masks and no phone masks.")],
                   as_of=AS_OF)
     assert none.status is AnswerStatus.ANSWERED and none.answer == "no phone masks"
+    # A when is said by a time or a condition; a sentence that says neither is no answer.
+    welcome = decide("When can I see the permissions an app requests?",
+                     [ev("w", "Welcome to GitHub Marketplace!")], as_of=AS_OF)
+    assert welcome.status is AnswerStatus.UNCERTAIN and "answer_incomplete" in welcome.flags
+    for said in ["You will be charged the subscription fee when the free trial ends.",
+                 "We only use non-essential cookies after obtaining your consent.",
+                 "您的套餐在每个订阅期结束时自动续订。"]:
+        condition = decide("When will I be charged?", [ev("c", said)], as_of=AS_OF)
+        assert condition.status is AnswerStatus.ANSWERED, said
     text = "GitHub complies with the EU-U.S. Data Privacy Framework."
     cut = decide("Does GitHub comply with the Data Privacy Framework?",
                  [ev("c", "GitHub complies with the EU-U.", text=text)], as_of=AS_OF)
@@ -330,3 +343,9 @@ def test_past_the_band_only_a_span_only_the_asked_thing_can_be_decides() -> None
                 chunk_id="tos#8")
     assert decide("How long do I have to pay an invoice?", [fees, notice],
                   as_of=AS_OF).deciding[0] is fees
+
+
+@given(st.text(max_size=120), st.text(max_size=80))
+def test_any_short_answer_is_checked_into_known_flags(answer: str, question: str) -> None:
+    flags = check_short(answer, ev("any", answer + " and more."), question=question)
+    assert set(flags) <= {Flag.ANSWER_IS_HEADING, Flag.ANSWER_INCOMPLETE}

@@ -9,7 +9,8 @@
 
 * **Whole**: a short answer is no heading or markup line, and not shorter than its
   question needs: a number for "how many days" (or a length said in words, the cell of a
-  table's column of time, "immediately", a count of none or without limit), a sentence
+  table's column of time, "immediately", a count of none or without limit), a time or a
+  condition for "when" ("when the free trial period ends", 每个订阅期结束时), a sentence
   not cut inside itself ("GitHub complies with the EU-U.").
 
 A failed check turns the answer ``uncertain``; the caller then shows the raw evidence
@@ -22,6 +23,7 @@ import re
 from collections.abc import Sequence
 from datetime import datetime, tzinfo
 
+from chronorag.answer.asks_date import asked_field
 from chronorag.answer.cells import time_cell
 from chronorag.answer.choose import worded_duration
 from chronorag.answer.headings import is_markup_line
@@ -36,6 +38,16 @@ _NUMBER_TEXT = re.compile(
     r"nine|ten|eleven|twelve|twenty|thirty|forty|fifty|sixty|ninety|hundred|few|several|"
     r"dozen)\b", re.IGNORECASE)
 _CUT_INITIALISM = re.compile(r"[-‐/][A-Za-z]\.$")
+# What says when without a number: a condition or an order in time ("when the free trial
+# period ends", "after obtaining your consent", "at any time", 每个订阅期结束时).
+_SAYS_WHEN = re.compile(
+    r"\b(?:when|whenever|after|before|until|till|upon|once|if|unless|during|within|while|"
+    r"prior\s+to|as\s+soon\s+as|at\s+(?:any|the|that|this|which)\s+time|any\s*time|"
+    r"immediately|now|today|yesterday|tomorrow|daily|weekly|monthly|annually|yearly|"
+    r"end|beginning|start|expir\w*|jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|"
+    r"june?|july?|aug(?:ust)?|sep(?:tember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|"
+    r"spring|summer|autumn|fall|winter|(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b|时|前|后|当|期间|以前|以后|之前|之后|起|至|直到|一旦|"
+    r"如果|若|每|立即|随时|届时", re.IGNORECASE)
 _CLOCK = frozenset({Granularity.HOUR, Granularity.MINUTE, Granularity.SECOND})
 
 
@@ -91,6 +103,11 @@ def check_short(answer: str, item: Evidence, *, question: str) -> list[Flag]:
         return [Flag.ANSWER_IS_HEADING]
     want = wanted(question)
     if want in (Want.NUMBER, Want.DURATION) and not _says_enough(answer, want, item):
+        return [Flag.ANSWER_INCOMPLETE]
+    if want is Want.DATE and asked_field(question) is None and not (
+            _NUMBER_TEXT.search(answer) or _SAYS_WHEN.search(answer)):
+        # "Welcome to GitHub Marketplace!" answers no when: it names neither a time nor
+        # a condition. (A document's own date is answered from the document: ``own_date``.)
         return [Flag.ANSWER_INCOMPLETE]
     whole = answer.strip() == (item.sentence or item.text).strip()
     return [Flag.ANSWER_INCOMPLETE] if whole and cut_short(answer, item.text) else []
