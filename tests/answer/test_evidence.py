@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from chronorag.answer.evidence import to_evidence
 from chronorag.flags import Flag
 from chronorag.ingest import chunk_document
@@ -27,6 +29,19 @@ def test_a_layout_heading_without_markup_is_skipped() -> None:
     marked = _evidence("Return window\n\nCustomers may return items within 30 days.",
                        best=0, metadata={"_layout": {"headings": [[0, 13, 2]]}})
     assert marked.sentence == "Customers may return items within 30 days."
+
+
+def test_a_run_in_heading_is_skipped_in_a_document_read_without_its_text() -> None:
+    """An answer is built from documents read without their text (``documents_for``):
+    a run-in heading ("**Share**. We may share …" without its bold) is found in the
+    chunk."""
+    text = "Sale. We do not sell your data.\n\nShare. We may share your data for ads."
+    doc = Document(id="d", text=text, source_type="policy")
+    chunk = chunk_document(doc)[0]
+    share = next(s.index for s in chunk.sentences if s.text == "Share.")
+    item = to_evidence(Hit(chunk=chunk, score=1.0, best_sentence=share), replace(doc, text=""),
+                       question="What data do you share?")
+    assert item.sentence == "We may share your data for ads."
 
 
 def test_a_chunk_of_headings_only_is_flagged() -> None:

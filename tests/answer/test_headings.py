@@ -9,7 +9,9 @@ from chronorag.answer.headings import heading_spans, is_heading, is_markup_line
 
 SOURCE = ("Return window\n\nCustomers may return items within 30 days.\nShipping fees\n"
           "We pay shipping.\n\n#### Cross-border data transfers\n\n| a | b |\n|---|---|\n\n"
-          "Effective date: February 1, 2024\n\n- Returns within 30 days\n\n退货期限\n\n")
+          "Effective date: February 1, 2024\n\n- Returns within 30 days\n\n退货期限\n\n"
+          "Share. We may share your data for advertising.\nYes. Refunds are paid in 30 days.\n"
+          "We keep logs. Thanks.\nSee you.\n")
 
 
 def _heading(text: str) -> bool:
@@ -19,13 +21,15 @@ def _heading(text: str) -> bool:
 
 def test_markup_and_bare_lines_are_headings() -> None:
     for text in ("Return window", "#### Cross-border data transfers", "| a | b |", "|---|---|",
-                 "退货期限"):
+                 "退货期限", "Share."):
         assert _heading(text), text
 
 
 def test_statements_labels_and_list_items_are_not() -> None:
+    # A short sentence inside a paragraph or alone on its line is no run-in heading.
     for text in ("Customers may return items within 30 days.", "Shipping fees",
-                 "Effective date: February 1, 2024", "- Returns within 30 days"):
+                 "Effective date: February 1, 2024", "- Returns within 30 days", "Thanks.",
+                 "See you."):
         assert not _heading(text), text
 
 

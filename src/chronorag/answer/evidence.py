@@ -11,7 +11,7 @@ import re
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 
-from chronorag.answer.headings import heading_spans, is_heading
+from chronorag.answer.headings import heading_spans, is_heading, is_run_in
 from chronorag.answer.named import named
 from chronorag.flags import Flag
 from chronorag.ingest.formats import LAYOUT_KEY, section_path
@@ -42,7 +42,7 @@ def to_evidence(hit: Hit, document: Document | None, *, question: str = "",
     if not (authority or AuthorityPrior()).decisive(source_type):
         flags = (*flags, Flag.NON_DECISIVE) if Flag.NON_DECISIVE not in flags else flags
     layout = heading_spans(doc.metadata) if doc else ()
-    stated = [s for s in chunk.sentences if not _heading(s, doc, layout)]
+    stated = [s for s in chunk.sentences if not _heading(s, doc, chunk, layout)]
     if chunk.sentences and not stated and Flag.ONLY_HEADINGS not in flags:
         flags = (*flags, Flag.ONLY_HEADINGS)
     sentence = best_sentence(question, chunk, hit.best_sentence,
@@ -128,10 +128,16 @@ def _list_item(lead: Sentence, candidates: Sequence[Sentence], terms: set[str]) 
     return best[2] if best is not None and best[0] > 0 else None
 
 
-def _heading(sentence: Sentence, document: Document | None,
+def _heading(sentence: Sentence, document: Document | None, chunk: Chunk,
              layout: Sequence[tuple[int, int]]) -> bool:
+    # The documents an answer is built from are read without their text: a run-in
+    # heading is found in the sentence's chunk, a slice of it. (A bare short line is not
+    # looked for there: an address line, "GitHub B.V. Prins Bernhardplein 200", stands
+    # alone in its block as a heading does.)
     return is_heading(sentence.text, sentence.start, sentence.end,
-                      source=None if document is None else document.text, headings=layout)
+                      source=None if document is None else document.text, headings=layout) \
+        or is_run_in(sentence.text, sentence.start - chunk.start,
+                     sentence.end - chunk.start, source=chunk.text)
 
 
 def terms_of(text: str) -> set[str]:

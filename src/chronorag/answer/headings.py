@@ -10,7 +10,10 @@ chunk's best sentence. A sentence is a heading when
   ``===`` or ``|---|---|``, an HTML tag alone, a code fence); or
 * it is a short line without final punctuation standing alone in its block (blank lines,
   or the start or end of the text, around it), not a list item and not a "label: value"
-  line ("Effective date: February 1, 2024" states something).
+  line ("Effective date: February 1, 2024" states something); or
+* it is a run-in heading: a word or two ending with a period or a colon that opens its
+  line, the paragraph it names following on the same line ("Share. We may “share” …",
+  from Markdown's "**Share**. We may …").
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from typing import Any
 
 from chronorag.lang import HAN_RE
 
-__all__ = ["heading_spans", "is_heading", "is_markup_line"]
+__all__ = ["heading_spans", "is_heading", "is_markup_line", "is_run_in"]
 
 
 _MARKUP = re.compile(
@@ -30,6 +33,7 @@ _LIST_ITEM = re.compile(r"\s*(?:[-*+•]\s|\d{1,3}[.)]\s|[(（]?\d{1,3}[)）]\s?
 _FINAL = re.compile(r"[.!?。！？;；…:：,，)）\]」』”’\"']\s*$")
 _LABEL = re.compile(r"\S[:：]\s*\S")
 _WORD = re.compile(r"\w+")
+_RUN_IN = re.compile(r"\s*[A-Za-z][A-Za-z'’-]*(?:\s+[A-Za-z][A-Za-z'’-]*)?\s*[.:]\s*")
 # Longest line, in words (a Han character counts as one), that may be a bare heading.
 _HEADING_WORDS = 12
 
@@ -62,7 +66,20 @@ def is_heading(text: str, start: int, end: int, *, source: str | None = None,
         return True
     if source is None or source[start:end] != text:
         return False
-    return _bare_heading(text, start, end, source)
+    return _bare_heading(text, start, end, source) or is_run_in(text, start, end, source=source)
+
+
+def is_run_in(text: str, start: int, end: int, *, source: str) -> bool:
+    """Whether the sentence ``text`` at ``[start, end)`` of ``source`` is a run-in
+    heading: a word or two ending with a period or a colon, first on its line with the
+    paragraph it names after it ("**Share**. We may “share” your personal data …", its
+    bold gone with the markup)."""
+    if source[start:end] != text or not _RUN_IN.fullmatch(text):
+        return False
+    line_start = source.rfind("\n", 0, start) + 1
+    line_end = source.find("\n", end)
+    rest = source[end:len(source) if line_end < 0 else line_end]
+    return not source[line_start:start].strip() and bool(rest.strip())
 
 
 def _bare_heading(text: str, start: int, end: int, source: str) -> bool:
