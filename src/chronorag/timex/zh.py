@@ -159,13 +159,19 @@ def year_half(m: re.Match[str], ctx: Context) -> Result:
     return cal.half_year(_year(m["y"]), m["h"] == "下", ctx.tz)
 
 
+_NOT_AFTER_ZAI = "".join(f"(?<!在{a}\\d{{4}}{b}年)" for a in ("", " ") for b in ("", " "))
+
+
 @rule(rf"(?P<y>{Y4})\s*年\s*的?(?P<s>[春夏秋冬])(?:天|季)")
 def year_season(m: re.Match[str], ctx: Context) -> Result:
     return cal.season(_year(m["y"]), _SEASONS[m["s"]], ctx.tz)
 
 
-# 年中 only before punctuation or a relation word: "2003年中国" is "2003 / 中国".
-@rule(rf"(?P<y>{Y4})\s*年(?P<p>初(?!次)|底|末|中(?=[，,。.\s的以之前后]|$))(?:期)?")
+# 年中 only before punctuation or a relation word: "2003年中国" is "2003 / 中国". After 在
+# it is the frame 在…中, "in": "在2019年中，A和B哪个更早" asks within 2019, and the year
+# holds its middle too.
+@rule(rf"(?P<y>{Y4})\s*年(?P<p>初(?!次)|底|末|{_NOT_AFTER_ZAI}中(?=[，,。.\s的以之前后]|$))"
+      r"(?:期)?")
 def year_part(m: re.Match[str], ctx: Context) -> Result:
     return cal.year_part(_year(m["y"]), _PARTS[m["p"]], ctx.tz)
 
