@@ -33,8 +33,9 @@ def spelled_elsewhere(query: Query, hits: Sequence[Hit], *,
     names = spelled_names(query.text)
     if not names or depth <= 0 or limit <= 0:
         return list(hits)
-    missing = frozenset(n for n in names
-                        if not any(naming(frozenset({n})).search(h.chunk.text) for h in hits))
+    patterns = {name: naming(frozenset({name})) for name in names}
+    missing = frozenset(name for name, pattern in patterns.items()
+                        if not any(pattern.search(h.chunk.text) for h in hits))
     if not missing:
         return list(hits)
     spells = naming(missing)
