@@ -43,6 +43,25 @@ def test_chinese_passages_of_documents_naming_none_go_behind_with_a_flag() -> No
     assert [Flag.NAMES_ABSENT in h.flags for h in got] == [False, False, False, True, True]
 
 
+def test_a_name_only_the_other_script_spells_tells_the_sources_apart() -> None:
+    """"Cookie" is spelled by Mozilla's Chinese policy too; "GitHub" only by GitHub's
+    English one: the Chinese passages go behind, though one of them names a name."""
+    asked = "GitHub 网站的会话 Cookie 会在我的设备上保留多久？"
+    hits = [hit("ff-cookie", "Firefox 使用 Cookie 记住您的设置。", "ff-zh"),
+            hit("ff-other", "您可以随时删除您的数据。", "ff-zh"),
+            hit("gh-cookie", "Session cookies stay on your device until you stop browsing.",
+                "gh-privacy"),
+            hit("gh-named", "GitHub uses cookies to keep you logged in.", "gh-privacy")]
+    got = NamesPrerank().rerank(query(asked), hits)
+    assert [h.chunk.id for h in got] == ["gh-cookie", "gh-named", "ff-cookie", "ff-other"]
+    # Where the Chinese passages spell every name the other script spells, the documents
+    # that name none of the question's names go behind, as before.
+    both = [hit("zh-gh", "GitHub 帐户的 Cookie 设置。", "zh-gh"), *hits]
+    got = NamesPrerank().rerank(query(asked), both)
+    assert [h.chunk.id for h in got] == ["zh-gh", "ff-cookie", "ff-other", "gh-cookie",
+                                         "gh-named"]
+
+
 def test_the_order_is_kept_where_the_rule_has_nothing_to_say() -> None:
     prerank = NamesPrerank()
     # An English question, a question without Latin names, a pool where no passage in

@@ -7,7 +7,10 @@ script outweighs the subject, and the Chinese passages fill the few places the r
 reads. The names the question spells in Latin letters say which sources it is about. When
 a passage in another script names one of them, the Chinese passages of documents that name
 none (no candidate passage of the document does) go behind the rest of the pool, flagged
-``names_absent``, so the model reads the sources the question names first. Nothing is
+``names_absent``, so the model reads the sources the question names first. A name that
+only passages in the other script spell tells the sources apart by itself: in "GitHub 网站
+的会话 Cookie 会保留多久？" Mozilla's Chinese policies spell "Cookie" too, but none spells
+"GitHub", so every Chinese passage goes behind. Nothing is
 removed, and a question in English, or a pool in one script, keeps its order.
 """
 
@@ -50,8 +53,8 @@ class NamesPrerank:
         names = spelled_names(query.text)
         if not names:
             return list(hits)
-        named = naming(names)
         chinese = {h.chunk.id for h in hits if is_mostly_cjk(h.chunk.text)}
+        named = naming(_telling(names, hits, chinese) or names)
         spelling = [h for h in hits if named.search(h.chunk.text)]
         if not any(h.chunk.id not in chinese for h in spelling):
             return list(hits)
@@ -62,6 +65,18 @@ class NamesPrerank:
         moved = {id(h) for h in absent}
         return [h for h in hits if id(h) not in moved] + [
             _flagged(h) for h in absent]
+
+
+def _telling(names: frozenset[str], hits: Sequence[Hit], chinese: set[str]
+             ) -> frozenset[str]:
+    """The names only passages in another script spell: "GitHub" in "GitHub 网站的会话
+    Cookie 会保留多久？" over Mozilla's Chinese policies, which spell "Cookie" too."""
+    spelled_in_chinese = {name for name in names
+                          if any(naming(frozenset({name})).search(h.chunk.text)
+                                 for h in hits if h.chunk.id in chinese)}
+    return frozenset(name for name in names - spelled_in_chinese
+                     if any(naming(frozenset({name})).search(h.chunk.text)
+                            for h in hits if h.chunk.id not in chinese))
 
 
 def _flagged(hit: Hit) -> Hit:
