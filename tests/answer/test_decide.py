@@ -185,7 +185,8 @@ def test_an_answer_that_is_a_heading_or_lacks_its_number_is_uncertain() -> None:
     assert welcome.status is AnswerStatus.UNCERTAIN and "answer_incomplete" in welcome.flags
     for said in ["You will be charged the subscription fee when the free trial ends.",
                  "We only use non-essential cookies after obtaining your consent.",
-                 "您的套餐在每个订阅期结束时自动续订。"]:
+                 "您的套餐在每个订阅期结束时自动续订。",
+                 "Business customers reach support around the clock, every day of the year."]:
         condition = decide("When will I be charged?", [ev("c", said)], as_of=AS_OF)
         assert condition.status is AnswerStatus.ANSWERED, said
     text = "GitHub complies with the EU-U.S. Data Privacy Framework."

@@ -39,15 +39,18 @@ _NUMBER_TEXT = re.compile(
     r"dozen)\b", re.IGNORECASE)
 _CUT_INITIALISM = re.compile(r"[-‐/][A-Za-z]\.$")
 # What says when without a number: a condition or an order in time ("when the free trial
-# period ends", "after obtaining your consent", "at any time", 每个订阅期结束时), or a
-# month or day by name. ("May" and "fall" are left out: "you may", "fall under".)
+# period ends", "after obtaining your consent", "at any time", 每个订阅期结束时), a
+# month or day by name, or a unit of time ("around the clock, every day of the year").
+# ("May" and "fall" are left out: "you may", "fall under".)
 _SAYS_WHEN = re.compile(
     r"\b(?:when|whenever|after|before|until|till|upon|once|if|unless|during|within|while|"
     r"prior\s+to|as\s+soon\s+as|at\s+(?:any|the|that|this|which)\s+time|any\s*time|"
     r"immediately|now|today|yesterday|tomorrow|daily|weekly|monthly|annually|yearly|"
     r"end|beginning|start|expir\w*|jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|"
     r"june?|july?|aug(?:ust)?|sep(?:tember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|"
-    r"spring|summer|autumn|winter|(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b"
+    r"spring|summer|autumn|winter|(?:mon|tues|wednes|thurs|fri|satur|sun)day|"
+    r"(?:second|minute|hour|day|night|week|weekend|month|quarter|year|morning|afternoon|"
+    r"evening|noon|midnight|holiday)s?|around\s+the\s+clock|always|never|24/7)\b"
     r"|时|前|后|当|期间|以前|以后|之前|之后|起|至|直到|一旦|如果|若|每|立即|随时|届时",
     re.IGNORECASE)
 _CLOCK = frozenset({Granularity.HOUR, Granularity.MINUTE, Granularity.SECOND})
