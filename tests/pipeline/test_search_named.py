@@ -31,20 +31,29 @@ RECORDS = [
 ]
 
 
-@pytest.fixture(scope="module")
-def engine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Engine]:
+@pytest.fixture(scope="module", params=["sqlite", "postgres"])
+def engine(request: pytest.FixtureRequest,
+           tmp_path_factory: pytest.TempPathFactory) -> Iterator[Engine]:
+    """The store in each backend: PostgreSQL reads the dense list inside the database."""
     folder = tmp_path_factory.mktemp("named")
     corpus = folder / "corpus.jsonl"
     corpus.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in RECORDS),
                       encoding="utf-8")
+    if request.param == "postgres":
+        server = request.getfixturevalue("pg_server")
+        database = server.new_database()
+        db: str | Path = server.uri(database)
+    else:
+        db = folder / "kb.db"
     config = replace(NO_MODEL_RULES, candidates=4)
     with pytest.MonkeyPatch.context() as patch:
         for name in TEST_EMBEDDERS:
             patch.setitem(EMBEDDERS._factories, name, lambda _n=name: HashEmbedder(_n))
-        with Engine(folder / "kb.db", config=config, embedder="test-hash",
-                    judges=()) as opened:
+        with Engine(db, config=config, embedder="test-hash", judges=()) as opened:
             opened.ingest([Path(corpus)], now=NOW)
             yield opened
+    if request.param == "postgres":
+        server.drop(database)
 
 
 def test_the_named_source_is_gathered_and_read_first(engine: Engine) -> None:
