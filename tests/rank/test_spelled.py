@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from chronorag.flags import Flag
 from chronorag.model import Chunk, Hit, Query, Understanding
 from chronorag.rank.prerank import PRERANKS
-from chronorag.rank.spelled import NamesPrerank, spelled_names
+from chronorag.rank.spelled import NamesPrerank, spelled_by, spelled_names
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
 
@@ -76,6 +76,8 @@ def test_the_names_of_a_question() -> None:
     assert spelled_names("2021 年 10 月时，GitHub 的 Octodex 在哪里？") == {"github", "octodex"}
     assert spelled_names("Where is GitHub's Octodex?") == frozenset()
     assert PRERANKS.create("names").name == "names"
+    # A name is spelled as a whole word, in any case.
+    assert spelled_by(frozenset({"github", "cookie"}), ["Cookie 设置", "GitHubber"]) == {"cookie"}
 
 
 @given(st.text(max_size=60), st.lists(st.tuples(st.text(max_size=80),

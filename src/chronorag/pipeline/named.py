@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from chronorag.model import Hit, Query
-from chronorag.rank.spelled import naming, spelled_names
+from chronorag.rank.spelled import naming, spelled_by, spelled_names
 from chronorag.retrieve.tokenize import is_mostly_cjk
 
 __all__ = ["spelled_elsewhere"]
@@ -33,9 +33,7 @@ def spelled_elsewhere(query: Query, hits: Sequence[Hit], *,
     names = spelled_names(query.text)
     if not names or depth <= 0 or limit <= 0:
         return list(hits)
-    patterns = {name: naming(frozenset({name})) for name in names}
-    missing = frozenset(name for name, pattern in patterns.items()
-                        if not any(pattern.search(h.chunk.text) for h in hits))
+    missing = names - spelled_by(names, [h.chunk.text for h in hits])
     if not missing:
         return list(hits)
     spells = naming(missing)

@@ -24,7 +24,7 @@ from chronorag.flags import Flag
 from chronorag.model import Hit, Query
 from chronorag.retrieve.tokenize import is_mostly_cjk
 
-__all__ = ["NamesPrerank", "naming", "spelled_names"]
+__all__ = ["NamesPrerank", "naming", "spelled_by", "spelled_names"]
 
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9+-]*[A-Za-z0-9]")
 
@@ -41,6 +41,13 @@ def naming(names: frozenset[str]) -> re.Pattern[str]:
     """A pattern that finds any of ``names`` as a whole word, in any case."""
     return re.compile(r"(?<![A-Za-z0-9])(?:" + "|".join(map(re.escape, sorted(names)))
                       + r")(?![A-Za-z0-9])", re.IGNORECASE)
+
+
+def spelled_by(names: frozenset[str], texts: Sequence[str]) -> frozenset[str]:
+    """Those of ``names`` that one of ``texts`` spells as a whole word."""
+    patterns = {name: naming(frozenset({name})) for name in names}
+    return frozenset(name for name, pattern in patterns.items()
+                     if any(pattern.search(text) for text in texts))
 
 
 class NamesPrerank:
@@ -71,12 +78,9 @@ def _telling(names: frozenset[str], hits: Sequence[Hit], chinese: set[str]
              ) -> frozenset[str]:
     """The names only passages in another script spell: "GitHub" in "GitHub 网站的会话
     Cookie 会保留多久？" over Mozilla's Chinese policies, which spell "Cookie" too."""
-    spelled_in_chinese = {name for name in names
-                          if any(naming(frozenset({name})).search(h.chunk.text)
-                                 for h in hits if h.chunk.id in chinese)}
-    return frozenset(name for name in names - spelled_in_chinese
-                     if any(naming(frozenset({name})).search(h.chunk.text)
-                            for h in hits if h.chunk.id not in chinese))
+    in_chinese = spelled_by(names, [h.chunk.text for h in hits if h.chunk.id in chinese])
+    return spelled_by(names - in_chinese,
+                      [h.chunk.text for h in hits if h.chunk.id not in chinese])
 
 
 def _flagged(hit: Hit) -> Hit:
