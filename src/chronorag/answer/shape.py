@@ -318,14 +318,11 @@ def _relative_wait(question: str, sentence: str) -> str | None:
     wait = _counted_wait(sentence)
     soon = list(_AT_ONCE.finditer(sentence))
     if not soon or wait is None:
-        return wait or (soon[0].group(0) if soon else None)
-    waited = re.compile(re.escape(wait)).search(sentence)
-    if waited is None:  # a wait is a span of the sentence: never
-        return wait
-    return by_clause(question, sentence, sorted([waited, *soon], key=lambda m: m.start()))
+        return wait.group(0) if wait else (soon[0].group(0) if soon else None)
+    return by_clause(question, sentence, sorted([wait, *soon], key=lambda m: m.start()))
 
 
-def _counted_wait(sentence: str) -> str | None:
+def _counted_wait(sentence: str) -> re.Match[str] | None:
     for found in _DURATION.finditer(sentence):
         if re.match(r"\s+(?:of\s+age|old)\b", sentence[found.end():], re.IGNORECASE):
             continue  # "13 years of age" is an age, not a wait
@@ -334,16 +331,23 @@ def _counted_wait(sentence: str) -> str | None:
         follows = re.match(r"\s+(?:after|before|later|from|of)\b", sentence[found.end():],
                            re.IGNORECASE)
         if lead and lead.group(1).lower() in ("after", "within"):
-            return sentence[found.start() - len(lead.group(0)):found.end()]
+            return _at(sentence, found.start() - len(lead.group(0)), found.end())
         if lead or follows:
-            return found.group(0)
+            return found
     zh = re.search(rf"{ZH_NUMBER}\s*(?:{ZH_TIME_UNITS})(?:之内|以内|以后|内|后)", sentence)
     if zh:
-        return zh.group(0)
+        return zh
     # "within its defined window" says by when, as "within 14 days" does.
-    worded = next((m for m in WORDED_DURATION.finditer(sentence)
-                   if m.group(0).lower().startswith("within")), None)
-    return worded.group(0) if worded else None
+    return next((m for m in WORDED_DURATION.finditer(sentence)
+                 if m.group(0).lower().startswith("within")), None)
+
+
+def _at(sentence: str, start: int, end: int) -> re.Match[str]:
+    """``sentence[start:end]`` as a match at its own place (``by_clause`` weighs a span by
+    the clause it stands in)."""
+    found = re.compile(re.escape(sentence[start:end])).match(sentence, start)
+    assert found is not None  # the text matches itself where it stands
+    return found
 
 
 def _first_measure(sentence: str) -> str | None:
