@@ -10,8 +10,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from chronorag.answer.asks_date import asked_field
 from chronorag.answer.decide import Decision
-from chronorag.answer.own_date import asked_field, own_date
+from chronorag.answer.own_date import own_date
 from chronorag.model import AnswerStatus, Document, Evidence, Granularity, Interval, Status
 
 DAY = Interval(datetime(2025, 6, 10, tzinfo=UTC), datetime(2025, 6, 11, tzinfo=UTC),

@@ -23,7 +23,7 @@ from chronorag.lang import has_han
 from chronorag.model import AnswerStatus, Document, Interval
 from chronorag.timex import sentence_mentions
 
-__all__ = ["asked_field", "own_date"]
+__all__ = ["own_date"]
 
 # A numbered part of a document: "version 2.1", "section 4", "v3", 第三条, 第2版.
 _PART = re.compile(r"\b(?:version|v\.?|section|article|part|clause|chapter|rule|§)\s*"
