@@ -103,7 +103,8 @@ def test_durations_and_sets_stay_out_of_parse(text: str) -> None:
 
 _PIECES = ["since 2013", "until 2005", "every Monday", "three weeks", "每周一", "三年半",
            "自2013年起", "2018年以前", "yesterday at 3pm", "from 1990 to 1995", "now",
-           "a decade", "annually", " ", "，", "and", "for ", "每", "年", "3", "个月"]
+           "a decade", "annually", " ", "，", "and", "for ", "每", "年", "3", "个月",
+           "在", "2019", "年中", "中"]
 texts = st.one_of(st.text(max_size=80),
                   st.lists(st.sampled_from(_PIECES), max_size=8).map("".join))
 moments = st.datetimes(min_value=datetime(1, 1, 2), max_value=datetime(9999, 12, 30),
