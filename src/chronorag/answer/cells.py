@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 
+from chronorag.answer.names import WHICH_NAMED
 from chronorag.lang import HAN, STATEMENT_STOP_WORDS, ZH_STOP_WORDS
 
 __all__ = ["row_cell", "time_cell"]
@@ -60,10 +61,15 @@ def row_cell(question: str, sentence: str) -> str | None:
         chars = set(zh.group(1)) - ZH_STOP_WORDS
         fitting = [v for h, v in cells if chars & set(h)]
     elif asks is not None and asks.group(2):
-        fitting = [v for h, v in cells if "name" in h.lower().split()]
+        fitting = _named(cells, question)
     elif asks is not None:
         wanted = _words(asks.group(1))
         fitting = [v for h, v in cells if wanted & _words(h)]
+        if not fitting and WHICH_NAMED.search(question):
+            # "Which company provided the billing system?" over "Name of Subprocessor:
+            # Zuora; Description of Processing: Corporate billing system": a kind of thing
+            # no header names is asked for by its proper name, the row's name cell.
+            fitting = _named(cells, question)
     else:
         fitting = []
     if not fitting and _SEVERAL.search(question):
@@ -71,6 +77,13 @@ def row_cell(question: str, sentence: str) -> str | None:
         # answers, not the row's name for them nor its description.
         fitting = [v for _, v in cells if _LISTS.search(v) and v.rstrip("。.") not in question]
     return fitting[0] if len(fitting) == 1 and fitting[0] else None
+
+
+def _named(cells: list[tuple[str, str]], question: str) -> list[str]:
+    """The values under a header with the word "name" that the question does not
+    already say (a row found by its name answers with another cell or none)."""
+    said = question.lower()
+    return [v for h, v in cells if "name" in h.lower().split() and v.lower() not in said]
 
 
 def time_cell(sentence: str) -> str | None:

@@ -10,13 +10,15 @@ holds one and shares a content word with the question gives it (two English word
 the ``REACH`` nearest sentences), the following sentence before the preceding one at equal
 distance. The answer stays a span of the evidence text.
 Names and yes/no questions are left to the best sentence: a name of the next sentence is
-as likely another party's, and a yes/no is decided by the sentence itself.
+as likely another party's, and a yes/no is decided by the sentence itself. Only the name a
+text gives a thing ("a state called …", asked what it is called) is looked for beside it.
 """
 
 from __future__ import annotations
 
 from datetime import datetime
 
+from chronorag.answer.called import asks_called, called_span
 from chronorag.answer.choose import content_words
 from chronorag.answer.shape import (
     Want,
@@ -51,7 +53,10 @@ def answer_near(question: str, sentence: str, text: str, *,
     want = wanted(question)
     best = sentence.strip()
     at = text.find(best) if best else -1
-    if said != best or want not in SPAN_WANTS or at < 0:
+    # A name the text gives ("a state called …") is a span like a number: the sentence
+    # that gives it is found beside the one most about the question.
+    naming = asks_called(question)
+    if said != best or not (want in SPAN_WANTS or naming) or at < 0:
         return said
     spans = split_sentences(text)
     inside = [i for i, (s, e) in enumerate(spans) if s < at + len(best) and e > at]
@@ -69,8 +74,9 @@ def answer_near(question: str, sentence: str, text: str, *,
                 # sentence gives nothing ("联合政府" alone is three pairs).
                 continue
             shared = len(terms & content_words(other))
-            found = span_of(want, question, other, now=now) if shared >= (
-                1 if near else FAR_SHARED) else None
+            found = None if shared < (1 if near else FAR_SHARED) else \
+                called_span(question, other) if naming else \
+                span_of(want, question, other, now=now)
             if found and found.strip():
                 return found.strip()
     return said

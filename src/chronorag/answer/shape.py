@@ -37,6 +37,7 @@ import re
 from collections.abc import Sequence
 from datetime import datetime
 
+from chronorag.answer.called import asks_called, called_span
 from chronorag.answer.cells import row_cell, time_cell
 from chronorag.answer.choose import (
     LEAST,
@@ -146,8 +147,14 @@ _WHERE_TO_LOOK = re.compile(
     r"(?:see|find|view|read|get|download|access|look\s+up|check|review)\b|"
     r"(?:在哪里|在哪儿|哪里可以|何处)(?:可以|能)?(?:查看|找到|看到|阅读|下载|获取)", re.IGNORECASE)
 _URL = re.compile(r"(?:https?://|www\.)[^\s<>()\[\]{}\"'“”‘’，。；）]+")
-_EMAIL_QUESTION = re.compile(r"\b(?:e-?mail|email)\s+address\b|\bwhich\s+e-?mail\b|"
-                             r"(?:电子)?邮(?:箱|件地址)", re.IGNORECASE)
+# A question asking for an email address, not one that names the reader's own ("Apart
+# from my email address, what details can I add?").
+_EMAIL_QUESTION = re.compile(
+    r"\b(?:which|what)\s+(?:[a-z-]+\s+){0,2}?e-?mail(?:\s+address(?:es)?\b|(?=\s+(?:should|"
+    r"can|could|do|does|did|may|must|will|would|is|was|to|for|of)\b|\s*[?？]))|"
+    r"\be-?mail\s+address(?:es)?\s+(?:should|can|could|do|does|did|may|must|to|for|of)\b|"
+    r"\be-?mail\s+address(?:es)?\s*[?？]?\s*$|(?:电子)?邮(?:箱|件)(?:地址)?(?:是|为)?"
+    r"(?:哪个|哪一个|什么|多少)|(?:哪个|什么)(?:电子)?邮(?:箱|件地址)", re.IGNORECASE)
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}")
 # A number that is no quantity: "what phone number", "what version number"; "which
 # section" asks for the labelled number itself ("Section 22581").
@@ -180,7 +187,8 @@ def wanted(question: str) -> Want:
         return Want.NUMBER
     if _DATE_QUESTION.search(question):
         return Want.DATE
-    if _WHO_QUESTION.search(question) or WHICH_NAMED.search(question):
+    if _WHO_QUESTION.search(question) or WHICH_NAMED.search(question) \
+            or asks_called(question):
         return Want.NAME
     if _WHERE_TO_LOOK.search(question) or _EMAIL_QUESTION.search(question):
         return Want.LINK
@@ -209,7 +217,8 @@ def span_of(want: Want, question: str, sentence: str, *, now: datetime | None) -
         # "When may my account be deleted?" — "after 2 months": a when without a date.
         return _date(sentence, now=now) or _relative_wait(question, sentence)
     if want is Want.NAME:
-        return names(question, sentence)
+        return (called_span(question, sentence) if asks_called(question) else None) \
+            or names(question, sentence)
     if want is Want.LINK:
         found = (_EMAIL.search(sentence) if _EMAIL_QUESTION.search(question) else None) \
             or _URL.search(sentence)
