@@ -37,6 +37,11 @@ _TIME_HEADER = re.compile(r"expir|duration|retention|retained|lifetime|lifespan|
                           r"期限|期间|时间|日期|时长|有效期|过期|保留", re.IGNORECASE)
 
 
+# Headers of what a row's thing is or does.
+_DESCRIBES = re.compile(r"descri|purpose|\b(?:use[ds]?|usage|function)\b|描述|说明|用途|目的",
+                        re.IGNORECASE)
+
+
 # A question asking for several things, and a cell that lists three or more.
 _SEVERAL = re.compile(r"哪些|\b(?:what|which)\b[^?]*\binclude[sd]?\b", re.IGNORECASE)
 _LISTS = re.compile(r"[^、，,]+(?:、|，|, )[^、，,]+(?:、|，|, )(?:and |or )?[^、，,]+")
@@ -70,6 +75,11 @@ def row_cell(question: str, sentence: str) -> str | None:
             # Zuora; Description of Processing: Corporate billing system": a kind of thing
             # no header names is asked for by its proper name, the row's name cell.
             fitting = _named(cells, question)
+        elif not fitting and cells[0][1] and cells[0][1].lower() in question.lower() \
+                and not _SEVERAL.search(question):
+            # "What did GitHub use Sentry.io for?": a row found by its name is asked what
+            # its description says.
+            fitting = [v for h, v in cells if _DESCRIBES.search(h)]
     else:
         fitting = []
     if not fitting and _SEVERAL.search(question):

@@ -302,8 +302,24 @@ def _duration(question: str, sentence: str) -> str | None:
             rf"{ZH_NUMBER}\s*(?:{ZH_TIME_UNITS})", sentence)), ZH_WORDED_DURATION, soon=soon)
         if found:
             return found
-    return _length(question, sentence, list(_DURATION.finditer(sentence)), WORDED_DURATION,
-                   soon=soon)
+    found = _length(question, sentence, list(_DURATION.finditer(sentence)), WORDED_DURATION,
+                    soon=soon)
+    return _unnegated(sentence, found) if found else found
+
+
+# "we do not retain personal data for more than 25 months": a bound under a negation is a
+# limit; its span without "more than" says it, with it the opposite.
+_OPEN_BOUND = re.compile(r"(?:more|longer|greater)\s+than\s+", re.IGNORECASE)
+_NEGATED = re.compile(r"\b(?:not|never|cannot)\b|n['’]t\b", re.IGNORECASE)
+
+
+def _unnegated(sentence: str, span: str) -> str:
+    bound = _OPEN_BOUND.match(span)
+    at = sentence.find(span)
+    if bound is None or at < 0:
+        return span
+    clause = re.split(r"[,;:.!?]", sentence[:at])[-1]
+    return span[bound.end():] if _NEGATED.search(clause) else span
 
 
 def _length(question: str, sentence: str, counted: list[re.Match[str]],

@@ -11,7 +11,8 @@ from chronorag.retrieve.tokenize import word_ends
 
 __all__ = ["ZH_NUMBER", "ZH_TIME_UNITS", "ZH_UNLIMITED", "first_zh_measure", "zh_number"]
 
-ZH_NUMBER = (r"(?:\d+(?:\.\d+)?|[零〇一二两三四五六七八九十百千万]+)"
+# 数千 / 几百 / 上万: "several thousand" is a quantity too.
+ZH_NUMBER = (r"(?:\d+(?:\.\d+)?|(?:[数几上](?=[十百千万]))?[零〇一二两三四五六七八九十百千万]+)"
              r"(?:\s*(?:-|–|—|~|～|至|到)\s*(?:\d+(?:\.\d+)?|[零〇一二两三四五六七八九十百千万]+))?"
              r"\s*(?:万|亿)?")
 _ZH_UNITS = ("兆字节|千字节|字节|[KMGT]i?B|个工作日|工作日|个小时|小时|分钟|个月|平方公里|公里|"
