@@ -46,6 +46,9 @@ class Flag(enum.StrEnum):
     # question spells ("GitHub") while a passage in another script does: read after the
     # rest (``rank.spelled``).
     NAMES_ABSENT = "names_absent"
+    # A passage of the document whose whole title the question says, moved before the
+    # others at the answer stage (``answer.titled``).
+    TITLE_NAMED = "title_named"
 
     # An evidence item that cannot decide (``answer.evidence``, ``answer.headings``).
     NON_DECISIVE = "non_decisive"

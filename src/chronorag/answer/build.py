@@ -17,6 +17,7 @@ from chronorag.answer.decide import AnswerRules, Decision, decide, semantic
 from chronorag.answer.evidence import best_sentence, to_evidence
 from chronorag.answer.listing import list_answer
 from chronorag.answer.own_date import own_date
+from chronorag.answer.titled import named_first
 from chronorag.model import Answer, AnswerStatus, Document, Evidence, Hit, Intent, Query
 from chronorag.rank.authority import AuthorityPrior
 
@@ -60,6 +61,8 @@ def build_answer(
     rules = AnswerRules(min_semantic=min_semantic, margin=base.margin,
                         copy_margin=base.copy_margin, authority=base.authority)
     items = evidence_items(query, hits, documents=documents, authority=rules.authority)
+    items = named_first(query.text, items,
+                        relevant=[semantic(e) >= min_semantic for e in items])
     later = evidence_items(query, upcoming, documents=documents, authority=rules.authority)
     decision = decide(query.text, items, upcoming=later, as_of=query.as_of, rules=rules)
     zone = query.tz

@@ -1,0 +1,88 @@
+"""The document a question names by its title decides before others.
+
+"What is the effective date of the GitHub Marketplace Terms of Service in force today?"
+ranked the GitHub Terms of Service's own date line first: the reranker reads a passage,
+not which document it belongs to, and both date lines answer "what is the effective
+date". The question says one document's whole title, "GitHub Marketplace Terms of
+Service", and also the shorter "GitHub Terms of Service" in pieces; the longest title it
+says is the document it asks about. Its relevant passages go before the rest, in their
+order, flagged ``title_named``. A title is said when the question writes its words in
+order as the title does (capitals included: "Terms of Use" names a document, "terms of
+use" may describe any), with nothing but joining words between, so "Firefox Focus Terms
+of Use" says no "Firefox Terms of Use"; a title with Chinese in it is said as one piece
+(Firefox 使用条款). A title of a
+kind of document alone ("Terms of Service") names none. Nothing is moved when no title, or
+two different titles of one length, are said, or when the first passage stays (``_kept``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import replace
+
+from chronorag.flags import Flag
+from chronorag.model import Evidence
+
+__all__ = ["named_first", "says_title"]
+
+_PIECE = re.compile(r"[A-Za-z0-9](?:[\w+-]|\.(?=\w))*")
+_HAN = re.compile(r"[\u3400-\u9fff]")
+# Words a title joins its name with; a question may leave them out.
+# Words of a kind of document: a title of these alone names no one document.
+_GENERIC = frozenset({"terms", "service", "services", "use", "conditions", "policy",
+                      "policies", "privacy", "notice", "statement", "agreement", "general",
+                      "legal", "user", "data", "cookie", "cookies", "acceptable", "faq"})
+_JOINING = frozenset({"and", "of", "for", "the", "a", "an", "to", "on", "in", "&", "|"})
+
+
+def named_first(question: str, items: Sequence[Evidence], *, relevant: Sequence[bool]
+                ) -> list[Evidence]:
+    """``items`` with the relevant passages of the document whose title ``question`` says
+    first (see the module docstring); ``relevant`` says which items may move."""
+    said = {item.title for item, ok in zip(items, relevant, strict=True)
+            if ok and says_title(question, item.title)}
+    if not said:
+        return list(items)
+    longest = max(len(_pieces(t)) for t in said)
+    titles = [t for t in said if len(_pieces(t)) == longest]
+    if len(titles) != 1 or not items or _kept(question, items[0], titles[0]):
+        return list(items)
+    moved = {i for i, (item, ok) in enumerate(zip(items, relevant, strict=True))
+             if ok and item.title == titles[0]}
+    first = [replace(items[i], flags=(*items[i].flags, Flag.TITLE_NAMED)) for i in sorted(moved)]
+    return [*first, *(item for i, item in enumerate(items) if i not in moved)]
+
+
+def says_title(question: str, title: str) -> bool:
+    """Whether ``question`` writes ``title`` whole: its words in order, as the title
+    writes them, with nothing but joining words between ("the GitHub Marketplace Terms of
+    Service", "GitHub's Privacy Statement"); a title with Chinese in it as one piece,
+    spaces aside."""
+    if _HAN.search(title):
+        compact = re.sub(r"\s+", "", title)
+        return bool(compact) and compact in re.sub(r"\s+", "", question)
+    wanted = _pieces(title)
+    asked = _pieces(re.sub(r"['’]s\b", "", question))
+    if all(p.lower() in _GENERIC for p in wanted):
+        # "Terms of Service" is what many documents are; it names none of them.
+        return False
+    return any(asked[i:i + len(wanted)] == wanted
+                                for i in range(len(asked) - len(wanted) + 1))
+
+
+def _kept(question: str, first: Evidence, title: str) -> bool:
+    """Whether the first passage stays first: it is of the document the question names,
+    or names that document itself, or its own title, as long or longer, has every word in
+    the question too ("… the GitHub Terms of Service … for GitHub Marketplace purchases"
+    says "GitHub Marketplace Terms of Service" in pieces): the question names both, and the
+    more specific one was ranked first."""
+    if first.title == title or says_title(first.text, title):
+        return True
+    own = _pieces(first.title)
+    words = set(_pieces(re.sub(r"['’]s\b", "", question)))
+    return len(own) >= len(_pieces(title)) and bool(own) and set(own) <= words
+
+
+def _pieces(text: str) -> list[str]:
+    return [p for p in _PIECE.findall(text) if p.lower() not in _JOINING]

@@ -1,0 +1,83 @@
+"""The document a question names by its title decides first (``answer.titled``)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from tests.answer.test_decide import ev
+
+from chronorag.answer.titled import named_first, says_title
+from chronorag.flags import Flag
+from chronorag.model import Evidence
+
+
+def item(title: str, text: str, *, n: int = 0) -> Evidence:
+    return ev(f"{title}-{n}", text, title=title, chunk_id=f"{title}#{n}")
+
+
+@pytest.mark.parametrize(("question", "title", "said"), [
+    ("What is the effective date of the GitHub Marketplace Terms of Service in force today?",
+     "GitHub Marketplace Terms of Service", True),
+    ("What is the effective date of the GitHub Marketplace Terms of Service in force today?",
+     "GitHub Terms of Service", False),
+    ("When did the Firefox Focus Terms of Use take effect?", "Firefox Terms of Use", False),
+    ("How long do the Firefox Terms of Use stay in effect for me?", "Firefox Terms of Use",
+     True),
+    ("What do GitHub's Terms of Service say?", "GitHub Terms of Service", True),
+    ("what do the firefox terms of use say?", "Firefox Terms of Use", False),
+    ("What do the Terms of Service say about refunds?", "Terms of Service", False),
+    ("我要给 Mozilla 发法律通知，Firefox 使用条款里留的电子邮箱是哪个？", "Firefox 使用条款", True),
+    ("Firefox 的使用条款里怎么说？", "Firefox 使用条款", False),
+])
+def test_a_title_is_said_whole_in_order_and_as_written(question: str, title: str,
+                                                        said: bool) -> None:
+    assert says_title(question, title) is said
+
+
+Q = "What is the effective date of the GitHub Marketplace Terms of Service in force today?"
+
+
+def test_the_named_documents_relevant_passages_go_first_flagged() -> None:
+    items = [item("GitHub Terms of Service", "Effective date: November 16, 2020"),
+             item("GitHub Marketplace Terms of Service", "Effective date: August 1, 2024"),
+             item("GitHub Marketplace Terms of Service", "Marketplace terms.", n=1)]
+    out = named_first(Q, items, relevant=[True, True, False])
+    assert [e.chunk_id for e in out] == ["GitHub Marketplace Terms of Service#0",
+                                         "GitHub Terms of Service#0",
+                                         "GitHub Marketplace Terms of Service#1"]
+    assert Flag.TITLE_NAMED in out[0].flags and Flag.TITLE_NAMED not in out[1].flags
+
+
+@pytest.mark.parametrize("first", [
+    # of the document named
+    item("GitHub Marketplace Terms of Service", "Effective date: August 1, 2024", n=5),
+    # naming it itself
+    item("Developer Guide", "These follow the GitHub Marketplace Terms of Service."),
+])
+def test_a_first_passage_that_speaks_about_the_named_document_stays(first: Evidence) -> None:
+    items = [first, item("GitHub Marketplace Terms of Service", "Effective date: August 1")]
+    assert named_first(Q, items, relevant=[True, True]) == items
+
+
+def test_a_more_specific_first_title_the_question_says_in_pieces_stays() -> None:
+    question = ("Which section of the GitHub Terms of Service governs payment for GitHub "
+                "Marketplace purchases?")
+    items = [item("GitHub Marketplace Terms of Service", "Governed by Section K. Payment."),
+             item("GitHub Terms of Service", "K. Payment")]
+    assert named_first(question, items, relevant=[True, True]) == items
+
+
+def test_two_titles_of_one_length_move_nothing() -> None:
+    question = "Do the Firefox Terms of Use or the Pocket Terms of Use say more?"
+    items = [item("Other", "x"), item("Firefox Terms of Use", "a"),
+             item("Pocket Terms of Use", "b")]
+    assert named_first(question, items, relevant=[True] * 3) == items
+
+
+@given(question=st.text(max_size=60), title=st.text(max_size=30))
+def test_any_text_is_judged_without_error(question: str, title: str) -> None:
+    assert says_title(question, title) in (True, False)
+    items = [item(title, "text"), item("Other", "text")]
+    out = named_first(question, items, relevant=[True, True])
+    assert sorted(e.chunk_id for e in out) == sorted(e.chunk_id for e in items)
