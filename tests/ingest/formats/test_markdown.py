@@ -93,6 +93,55 @@ def test_html_inside_markdown_keeps_its_text_only(tmp_path: Path) -> None:
     assert _one(path).text == "Notice\n\nSee Ctrl+C and code."
 
 
+LAWFUL = """# Firefox Privacy Notice
+
+## Lawful bases
+
+<table>
+    <thead>
+        <tr>
+            <th>What we use your data for</th>
+            <th>Our lawful basis</th>
+        </tr>
+    </thead>
+    <tr>
+        <td>To provide AI chatbots</td>
+        <td>
+            <ul>
+                <li>Technical data</li>
+                <li>Location</li>
+            </ul>
+        </td>
+        <td><strong>Consent</strong>, when you choose to enable an AI chatbot.</td>
+    </tr>
+    <tr>
+        <td>To provide Mozilla accounts</td>
+        <td colspan="2">See our <a href="https://x.test">Accounts Notice</a> &amp; FAQ</td>
+    </tr>
+</table>
+After the table.
+"""
+
+
+def test_an_html_table_inside_markdown_is_read_as_rows(tmp_path: Path) -> None:
+    path = tmp_path / "notice.md"
+    path.write_text(LAWFUL, encoding="utf-8")
+    doc = _one(path)
+    layout = doc.metadata[LAYOUT_KEY]
+    assert len(layout["rows"]) == 2
+    lines = doc.text.split("\n")
+    assert ("What we use your data for: To provide AI chatbots; Our lawful basis: Technical "
+            "data, Location; Consent, when you choose to enable an AI chatbot.") in lines
+    assert ("What we use your data for: To provide Mozilla accounts; Our lawful basis: See "
+            "our Accounts Notice & FAQ") in lines
+    assert "After the table." in doc.text
+    for phrase in ("To provide AI chatbots", "Location", "Consent", "After the table."):
+        at = source_offset(layout, doc.text.index(phrase))
+        assert LAWFUL[at:at + len(phrase)] == phrase
+    assert section_path(layout, doc.text.index("Consent")) == ("Firefox Privacy Notice",
+                                                              "Lawful bases")
+
+
 COOKIES = """# Cookies
 
 | Cookie Name | Description | Expiration |

@@ -2,7 +2,8 @@
 
 Kept: the text of headings, paragraphs, list items, quotes, table cells, link texts,
 image alt texts, inline code and code blocks. Dropped: every mark of the syntax,
-HTML comments and tags (the text between tags of an HTML block is kept), link targets,
+HTML comments and tags (the text between tags of an HTML block is kept; an HTML table
+is read as table rows, ``formats.html_table``), link targets,
 thematic breaks, kramdown attribute lists (``{: .class }``). Each run of kept text is
 looked up in the source after the previous one, so the source map points at the
 characters it came from.
@@ -25,6 +26,7 @@ from chronorag.ingest.formats.base import (
     assemble,
     table_rows,
 )
+from chronorag.ingest.formats.html_table import has_table, read_html_block
 
 __all__ = ["MarkdownReader", "read_markdown"]
 
@@ -125,9 +127,7 @@ class _Walk:
             elif kind in ("fence", "code_block"):
                 yield self._code(token, fenced=kind == "fence", group=lists[-1] if lists else None)
             elif kind == "html_block":
-                block = self._html(token)
-                if block is not None:
-                    yield block
+                yield from self._html(token)
 
     def _range(self, token: Any) -> tuple[int, int]:
         if token.map is None:
@@ -168,12 +168,18 @@ class _Walk:
         self.cursor = max(self.cursor, end)
         return Block("code", (Piece(token.content, start),), group=group)
 
-    def _html(self, token: Any) -> Block | None:
+    def _html(self, token: Any) -> list[Block]:
         start, end = self._range(token)
         self.cursor = max(self.cursor, end)
-        text = _TAG.sub(" ", _COMMENT.sub(" ", token.content))
+        html = _COMMENT.sub(" ", token.content)
+        if has_table(html):
+            blocks, free = read_html_block(html, source=self.source, start=start,
+                                           group=self.groups + 1)
+            self.groups = free - 1
+            return blocks
+        text = _TAG.sub(" ", html)
         # An unclosed tag ("<div" to the end of the block) is markup, not text.
         text = text.split("<", 1)[0]
         if not text.strip():
-            return None
-        return Block("paragraph", (Piece(text, start),))
+            return []
+        return [Block("paragraph", (Piece(text, start),))]
