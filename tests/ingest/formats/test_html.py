@@ -65,3 +65,11 @@ def test_loader_defaults_title_and_id(tmp_path: Path) -> None:
     [doc] = source.documents
     assert (doc.id, doc.title, doc.text, doc.source) == ("terms", "Terms", "Terms\n\nBe nice.",
                                                          str(path))
+
+
+def test_a_cells_list_items_and_paragraphs_are_read_apart() -> None:
+    extracted = _read("<table><tr><th>Use</th><th>Data</th></tr><tr><td>Chatbots</td><td><ul>"
+                      "<li>Technical data</li><li>Location</li></ul></td></tr><tr><td>Ads</td>"
+                      "<td><p>We share.</p><p>Learn more</p></td></tr></table><p>After.</p>")
+    assert extracted.text == ("Use: Chatbots; Data: Technical data, Location\n"
+                              "Use: Ads; Data: We share. Learn more\n\nAfter.")

@@ -22,11 +22,12 @@ from chronorag.errors import ChronoragError
 from chronorag.ingest.formats.layout import Layout, Unit
 
 __all__ = ["Block", "Extracted", "FormatError", "Kind", "Piece", "Reader", "Table", "assemble",
-           "table_rows"]
+           "cell_break", "table_rows"]
 
 Kind = Literal["heading", "paragraph", "item", "row", "code"]
 
 _SPACE = re.compile(r"\s+")
+_CLOSING = frozenset(".!?;:,。！？；：，、")
 
 
 class FormatError(ChronoragError):
@@ -224,6 +225,16 @@ def table_rows(rows: Sequence[Sequence[Sequence[Piece]]], *, header: bool, group
             pieces.extend(cell)
         out.append(Block("row", tuple(pieces), group=group))
     return out
+
+
+def cell_break(cell: Sequence[Piece]) -> Piece | None:
+    """What goes between a table cell's text so far and its next list item or paragraph:
+    ", " ("Technical data, Location"), a space after a closing mark ("… instructions.
+    Learn more"), nothing when the cell has no text yet."""
+    text = _plain(cell)
+    if not text:
+        return None
+    return Piece(" ") if text[-1] in _CLOSING else Piece(", ")
 
 
 def _plain(cell: Sequence[Piece]) -> str:

@@ -24,6 +24,7 @@ from chronorag.ingest.formats.base import (
     Piece,
     Table,
     assemble,
+    cell_break,
     table_rows,
 )
 
@@ -37,6 +38,8 @@ _BLOCKS = {"p", "div", "section", "article", "main", "blockquote", "figure", "fi
            "address", "dl", "dt", "dd", "ul", "ol", "table", "caption", "hr", "br", "header",
            "footer", "details", "summary", "fieldset", "center", "body", "html", "pre", "li",
            "tr", *_HEADINGS}
+# Tags that start another item of a table cell.
+_CELL_BREAKS = frozenset({"li", "p", "br", "div", "dt", "dd"})
 _CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?([A-Za-z0-9_.:-]+)""", re.I)
 # Characters an HTML source may spell as entities: a run is located by its plain prefix.
 _PLAIN = re.compile(r"[^&<>\"'\u00a0]+")
@@ -149,6 +152,14 @@ class _Walk:
     def _enter(self, tag: str) -> None:
         if tag in ("td", "th") and self.tables and self.tables[-1].rows:
             self.tables[-1].rows[-1].append([])
+            return
+        cell = self.tables[-1].rows[-1][-1] if (
+            self.tables and self.tables[-1].rows and self.tables[-1].rows[-1]) else None
+        if cell is not None and tag in _CELL_BREAKS:
+            # A cell's list items and paragraphs are read apart: "Technical data, Location".
+            between = cell_break(cell)
+            if between is not None:
+                cell.append(between)
             return
         if tag not in _BLOCKS:
             return

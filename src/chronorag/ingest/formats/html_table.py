@@ -7,9 +7,10 @@ text, such a table is one run-on paragraph ("To provide AI chatbots Technical da
 no answer can quote. Read here, each row is a line like a Markdown table's ("What we use
 your data for: To provide AI chatbots; What data we process: Technical data, Location, …;
 Our lawful basis: Consent, …"): cells under their header, list items and paragraphs of a
-cell joined by ", ". The standard library's parser reads it (no extra needed: Markdown is
-always read). Text of the block outside a table stays a paragraph. Each run of text is
-looked up in the source after the previous one, so offsets point at the Markdown source.
+cell joined by ", " (by a space after a closing mark). The standard library's parser reads
+it (no extra needed: Markdown is always read). Text of the block outside a table stays a
+paragraph. Each run of text is looked up in the source after the previous one, so offsets
+point at the Markdown source.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from __future__ import annotations
 import re
 from html.parser import HTMLParser
 
-from chronorag.ingest.formats.base import Block, Piece, Table, table_rows
+from chronorag.ingest.formats.base import Block, Piece, Table, cell_break, table_rows
 
 __all__ = ["has_table", "read_html_block"]
 
@@ -95,8 +96,9 @@ class _Reader(HTMLParser):
             if not self.tables:
                 self.pieces.extend(pieces)
             return
-        if self.broken and "".join(p.text for p in cell).strip():
-            cell.append(Piece(", "))
+        between = cell_break(cell) if self.broken else None
+        if between is not None:
+            cell.append(between)
         self.broken = False
         cell.extend(pieces)
 
