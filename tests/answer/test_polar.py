@@ -100,3 +100,28 @@ def test_the_deciding_sentence_is_always_a_sentence_of_the_documents_passages(
     chosen = deciding(question, first, [first, *others, foreign])
     assert chosen.doc_id == "doc"
     assert chosen is first or (chosen.sentence or "") in chosen.text
+
+
+PAY_Q = "我在 Mozilla 订阅了付费服务，Mozilla 会把我完整的付款信息都存下来吗？"
+PREMISE = "当您订阅需要付费的服务时，您的付款将依据《Mozilla 订阅服务隐私声明》进行处理。"
+RECEIVES = "Mozilla 收到您的帐户记录以及您的帐户订阅状态。"
+STORES_NOT = "Mozilla 不会存储您的全部付款详情。"
+
+
+def test_a_negation_just_after_a_premise_decides_with_fewer_shared_words() -> None:
+    # The premise shares more of the question's words than the statement it leads into.
+    item = passage("subs", PREMISE, f"{RECEIVES}{STORES_NOT}", sep="")
+    assert deciding(PAY_Q, item, [item]).sentence == STORES_NOT
+
+
+def test_a_negation_farther_than_reach_needs_as_many_words_as_the_premise() -> None:
+    item = passage("subs", PREMISE, f"{RECEIVES}费用每月结算。账单每月寄出。{STORES_NOT}", sep="")
+    assert deciding(PAY_Q, item, [item]).sentence == PREMISE
+
+
+def test_a_contrast_after_the_grant_does_not_decide() -> None:
+    question = "2025年3月时，Firefox 使用条款是否授予 Mozilla 处理我输入内容的许可？"
+    grant = ("此外，这还授予 Mozilla 一项非独占、免版税、全球适用的许可，以便其能够按照您的请求"
+             "处理您在 Firefox 中输入的内容。")
+    item = passage("tou", grant, "但这并不赋予 Mozilla 对该内容的任何所有权。", sep="")
+    assert deciding(question, item, [item]).sentence == grant
