@@ -73,3 +73,9 @@ def test_a_cells_list_items_and_paragraphs_are_read_apart() -> None:
                       "<td><p>We share.</p><p>Learn more</p></td></tr></table><p>After.</p>")
     assert extracted.text == ("Use: Chatbots; Data: Technical data, Location\n"
                               "Use: Ads; Data: We share. Learn more\n\nAfter.")
+
+
+def test_a_chinese_cells_items_are_joined_by_the_enumeration_comma() -> None:
+    extracted = _read("<table><tr><th>目的</th><th>数据</th></tr><tr><td>安全</td><td><ul>\n"
+                      "<li>技术数据 </li>\n<li>位置</li>\n</ul></td></tr></table>")
+    assert extracted.text == "目的: 安全; 数据: 技术数据、位置"

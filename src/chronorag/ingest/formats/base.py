@@ -28,6 +28,7 @@ Kind = Literal["heading", "paragraph", "item", "row", "code"]
 
 _SPACE = re.compile(r"\s+")
 _CLOSING = frozenset(".!?;:,。！？；：，、")
+_HAN = re.compile(r"[\u3400-\u9fff]")
 
 
 class FormatError(ChronoragError):
@@ -227,14 +228,19 @@ def table_rows(rows: Sequence[Sequence[Sequence[Piece]]], *, header: bool, group
     return out
 
 
-def cell_break(cell: Sequence[Piece]) -> Piece | None:
-    """What goes between a table cell's text so far and its next list item or paragraph:
-    ", " ("Technical data, Location"), a space after a closing mark ("… instructions.
-    Learn more"), nothing when the cell has no text yet."""
-    text = _plain(cell)
-    if not text:
-        return None
-    return Piece(" ") if text[-1] in _CLOSING else Piece(", ")
+def cell_break(cell: list[Piece]) -> None:
+    """End the item a table cell has so far before its next list item or paragraph: ", "
+    ("Technical data, Location"), "、" after Chinese (技术数据、位置), a space after a
+    closing mark ("… instructions. Learn more"); nothing when the cell has no text yet.
+    The space the source left at the item's end goes."""
+    while cell and not cell[-1].text.strip():
+        cell.pop()
+    if not cell:
+        return
+    last = cell[-1]
+    cell[-1] = Piece(last.text.rstrip(), last.source)
+    end = cell[-1].text[-1]
+    cell.append(Piece(" " if end in _CLOSING else "、" if _HAN.match(end) else ", "))
 
 
 def _plain(cell: Sequence[Piece]) -> str:

@@ -157,9 +157,7 @@ class _Walk:
             self.tables and self.tables[-1].rows and self.tables[-1].rows[-1]) else None
         if cell is not None and tag in _CELL_BREAKS:
             # A cell's list items and paragraphs are read apart: "Technical data, Location".
-            between = cell_break(cell)
-            if between is not None:
-                cell.append(between)
+            cell_break(cell)
             return
         if tag not in _BLOCKS:
             return

@@ -7,7 +7,7 @@ text, such a table is one run-on paragraph ("To provide AI chatbots Technical da
 no answer can quote. Read here, each row is a line like a Markdown table's ("What we use
 your data for: To provide AI chatbots; What data we process: Technical data, Location, …;
 Our lawful basis: Consent, …"): cells under their header, list items and paragraphs of a
-cell joined by ", " (by a space after a closing mark). The standard library's parser reads
+cell joined by ", " (``base.cell_break``). The standard library's parser reads
 it (no extra needed: Markdown is always read). Text of the block outside a table stays a
 paragraph. Each run of text is looked up in the source after the previous one, so offsets
 point at the Markdown source.
@@ -96,9 +96,8 @@ class _Reader(HTMLParser):
             if not self.tables:
                 self.pieces.extend(pieces)
             return
-        between = cell_break(cell) if self.broken else None
-        if between is not None:
-            cell.append(between)
+        if self.broken:
+            cell_break(cell)
         self.broken = False
         cell.extend(pieces)
 
