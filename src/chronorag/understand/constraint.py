@@ -11,11 +11,15 @@ from chronorag.timex.engine import Found
 from chronorag.timex.relations import Related, relate
 
 _ORDER_EN = re.compile(
-    r"(?<!\bat )\b(?P<w>first|earliest|initial|last|latest|most\s+recent(?:ly)?|final|newest)\b"
+    r"(?<!\bat )(?<!\bday of the )(?<!\bdate of the )"
+    r"\b(?P<w>first|earliest|initial|last|latest|most\s+recent(?:ly)?|final|newest)\b"
     r"(?!\s*[?.!]|\s*$)\s*",
     re.IGNORECASE)
+# "福建舰首次航行试验当天" names an event by its order ("the day of the first sea trial"): the
+# question is about that day, not about the first of what it asks for.
 _ORDER_ZH = re.compile(r"(?P<w>第一次|第一个|第一位|第一任|首次|首位|首任|最早|最近一次|最后一次"
-                       r"|最后一个|最后一位|最后一任|最后|上一次|上一任|最新)")
+                       r"|最后一个|最后一位|最后一任|最后|上一次|上一任|最新)"
+                       r"(?![^，,。；;？?]{0,12}(?:当天|那天|当日|之日|同一天|同日))")
 _FIRST = {"first", "earliest", "initial", "第一次", "第一个", "第一位", "第一任", "首次", "首位",
           "首任", "最早"}
 
