@@ -81,3 +81,11 @@ def test_any_text_is_judged_without_error(question: str, title: str) -> None:
     items = [item(title, "text"), item("Other", "text")]
     out = named_first(question, items, relevant=[True, True])
     assert sorted(e.chunk_id for e in out) == sorted(e.chunk_id for e in items)
+
+
+def test_a_chinese_first_title_the_question_does_not_say_gives_way() -> None:
+    question = "我要给 Mozilla 发法律通知，Firefox 使用条款里留的电子邮箱是哪个？"
+    items = [item("Mozilla 订阅服务 | 服务条款", "legal-notices@mozilla.com"),
+             item("Firefox 使用条款", "legal-notices@mozilla.com")]
+    out = named_first(question, items, relevant=[True, True])
+    assert [e.title for e in out] == ["Firefox 使用条款", "Mozilla 订阅服务 | 服务条款"]

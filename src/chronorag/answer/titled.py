@@ -28,6 +28,7 @@ __all__ = ["named_first", "says_title"]
 
 _PIECE = re.compile(r"[A-Za-z0-9](?:[\w+-]|\.(?=\w))*")
 _HAN = re.compile(r"[\u3400-\u9fff]")
+_HAN_RUN = re.compile(r"[\u3400-\u9fff]+")
 # Words a title joins its name with; a question may leave them out.
 # Words of a kind of document: a title of these alone names no one document.
 _GENERIC = frozenset({"terms", "service", "services", "use", "conditions", "policy",
@@ -79,9 +80,11 @@ def _kept(question: str, first: Evidence, title: str) -> bool:
     more specific one was ranked first."""
     if first.title == title or says_title(first.text, title):
         return True
-    own = _pieces(first.title)
+    own = _pieces(first.title) + _HAN_RUN.findall(first.title)
     words = set(_pieces(re.sub(r"['’]s\b", "", question)))
-    return len(own) >= len(_pieces(title)) and bool(own) and set(own) <= words
+    compact = re.sub(r"\s+", "", question)
+    return len(own) >= len(_pieces(title) + _HAN_RUN.findall(title)) and bool(own) and all(
+        p in compact if _HAN.match(p) else p in words for p in own)
 
 
 def _pieces(text: str) -> list[str]:
