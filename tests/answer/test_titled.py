@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from tests.answer.test_decide import ev
 
+from chronorag.answer.build import build_answer
 from chronorag.answer.titled import named_first, says_title
 from chronorag.flags import Flag
-from chronorag.model import Evidence
+from chronorag.model import Chunk, Document, Evidence, Hit, Query, Status, Understanding
+
+NOW = datetime(2026, 6, 1, tzinfo=UTC)
 
 
 def item(title: str, text: str, *, n: int = 0) -> Evidence:
@@ -89,3 +94,27 @@ def test_a_chinese_first_title_the_question_does_not_say_gives_way() -> None:
              item("Firefox 使用条款", "legal-notices@mozilla.com")]
     out = named_first(question, items, relevant=[True, True])
     assert [e.title for e in out] == ["Firefox 使用条款", "Mozilla 订阅服务 | 服务条款"]
+
+
+def _query(text: str) -> Query:
+    return Query(text=text, now=NOW, as_of=NOW,
+                 understanding=Understanding(question=text, content=text))
+
+
+def test_build_answer_answers_from_the_named_document() -> None:
+    texts = {"tos": ("Acme Terms of Service", "Developers may cancel within 30 days."),
+             "market": ("Acme Marketplace Terms of Service",
+                        "Developers may cancel a listing within 14 days.")}
+    documents = {i: Document(id=i, title=t, text=x, source_type="policy",
+                             status=Status.APPROVED) for i, (t, x) in texts.items()}
+    hits = [Hit(chunk=Chunk(id=f"{i}#0", doc_id=i, index=0, start=0, end=len(texts[i][1]),
+                            text=texts[i][1]), score=s, scores={"semantic": s})
+            for i, s in (("tos", 0.99), ("market", 0.9))]
+    named = build_answer(_query("Under the Acme Marketplace Terms of Service, how long do "
+                                "developers have to cancel?"),
+                         hits, documents=documents, min_semantic=0.5)
+    assert named.answer == "14 days" and named.evidence[0].doc_id == "market"
+    assert Flag.TITLE_NAMED in named.evidence[0].flags
+    plain = build_answer(_query("How long do developers have to cancel?"), hits,
+                         documents=documents, min_semantic=0.5)
+    assert plain.answer == "30 days" and plain.evidence[0].doc_id == "tos"
