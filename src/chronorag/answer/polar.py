@@ -71,11 +71,11 @@ def deciding(question: str, first: Evidence, band: Sequence[Evidence]) -> Eviden
         return first
     asked = content_words(question)
     need = max(len(asked & content_words(chosen)), MIN_SHARED)
+    states = _says_modal(question, chosen)
     best: tuple[int, Evidence, str] | None = None
     for item in (e for e in band if e.doc_id == first.doc_id):
         spans = split_sentences(item.text)
-        near = set() if _says_modal(question, chosen) else \
-            _near(item is first, chosen, item.text, spans)
+        near = set() if states or item is not first else _near(chosen, item.text, spans)
         for j, (start, end) in enumerate(spans):
             sentence = item.text[start:end].strip()
             shared = len(asked & content_words(sentence))
@@ -92,13 +92,12 @@ def _says_modal(question: str, sentence: str) -> bool:
     return bool(asked & {m.lower() for m in _MODAL.findall(sentence)})
 
 
-def _near(same: bool, chosen: str, text: str, spans: Sequence[tuple[int, int]]) -> set[int]:
-    """The sentences of ``text`` at most ``REACH`` after the chosen one, when ``text`` is
-    the chosen sentence's own passage: the statement a premise leads into ("… Mozilla
-    will receive your account record. Mozilla does not store your full payment details.")
-    shares fewer of the question's words than the premise that restates it, and needs
-    only ``MIN_SHARED``."""
-    at = text.find(chosen.strip()) if same and chosen.strip() else -1
+def _near(chosen: str, text: str, spans: Sequence[tuple[int, int]]) -> set[int]:
+    """The sentences of ``text`` (the chosen sentence's own passage) at most ``REACH``
+    after the chosen one: the statement a premise leads into ("… Mozilla will receive your
+    account record. Mozilla does not store your full payment details.") shares fewer of the
+    question's words than the premise that restates it, and needs only ``MIN_SHARED``."""
+    at = text.find(chosen.strip()) if chosen.strip() else -1
     if at < 0:
         return set()
     inside = [j for j, (s, e) in enumerate(spans) if s < at + len(chosen.strip()) and e > at]

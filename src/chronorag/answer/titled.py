@@ -4,15 +4,15 @@
 ranked the GitHub Terms of Service's own date line first: the reranker reads a passage,
 not which document it belongs to, and both date lines answer "what is the effective
 date". The question says one document's whole title, "GitHub Marketplace Terms of
-Service", and also the shorter "GitHub Terms of Service" in pieces; the longest title it
-says is the document it asks about. Its relevant passages go before the rest, in their
+Service", and the other's only in pieces; of the titles it says whole, the longest is the
+document it asks about. Its relevant passages go before the rest, in their
 order, flagged ``title_named``. A title is said when the question writes its words in
 order as the title does (capitals included: "Terms of Use" names a document, "terms of
 use" may describe any), with nothing but joining words between, so "Firefox Focus Terms
 of Use" says no "Firefox Terms of Use"; a title with Chinese in it is said as one piece
-(Firefox 使用条款). A title of a
-kind of document alone ("Terms of Service") names none. Nothing is moved when no title, or
-two different titles of one length, are said, or when the first passage stays (``_kept``).
+(Firefox 使用条款). A title of a kind of document alone ("Terms of Service") names none.
+Nothing is moved when no title, or two different titles of one length, are said, or when
+the first passage stays (``_kept``).
 """
 
 from __future__ import annotations
@@ -29,11 +29,11 @@ __all__ = ["named_first", "says_title"]
 _PIECE = re.compile(r"[A-Za-z0-9](?:[\w+-]|\.(?=\w))*")
 _HAN = re.compile(r"[\u3400-\u9fff]")
 _HAN_RUN = re.compile(r"[\u3400-\u9fff]+")
-# Words a title joins its name with; a question may leave them out.
 # Words of a kind of document: a title of these alone names no one document.
 _GENERIC = frozenset({"terms", "service", "services", "use", "conditions", "policy",
                       "policies", "privacy", "notice", "statement", "agreement", "general",
                       "legal", "user", "data", "cookie", "cookies", "acceptable", "faq"})
+# Words a title joins its name with; a question may leave them out.
 _JOINING = frozenset({"and", "of", "for", "the", "a", "an", "to", "on", "in", "&", "|"})
 
 
@@ -45,8 +45,8 @@ def named_first(question: str, items: Sequence[Evidence], *, relevant: Sequence[
             if ok and says_title(question, item.title)}
     if not said:
         return list(items)
-    longest = max(len(_pieces(t)) for t in said)
-    titles = [t for t in said if len(_pieces(t)) == longest]
+    longest = max(_size(t) for t in said)
+    titles = [t for t in said if _size(t) == longest]
     if len(titles) != 1 or not items or _kept(question, items[0], titles[0]):
         return list(items)
     moved = {i for i, (item, ok) in enumerate(zip(items, relevant, strict=True))
@@ -68,8 +68,7 @@ def says_title(question: str, title: str) -> bool:
     if all(p.lower() in _GENERIC for p in wanted):
         # "Terms of Service" is what many documents are; it names none of them.
         return False
-    return any(asked[i:i + len(wanted)] == wanted
-                                for i in range(len(asked) - len(wanted) + 1))
+    return any(asked[i:i + len(wanted)] == wanted for i in range(len(asked) - len(wanted) + 1))
 
 
 def _kept(question: str, first: Evidence, title: str) -> bool:
@@ -83,9 +82,14 @@ def _kept(question: str, first: Evidence, title: str) -> bool:
     own = _pieces(first.title) + _HAN_RUN.findall(first.title)
     words = set(_pieces(re.sub(r"['’]s\b", "", question)))
     compact = re.sub(r"\s+", "", question)
-    return len(own) >= len(_pieces(title) + _HAN_RUN.findall(title)) and bool(own) and all(
+    return len(own) >= _size(title) and bool(own) and all(
         p in compact if _HAN.match(p) else p in words for p in own)
 
 
 def _pieces(text: str) -> list[str]:
     return [p for p in _PIECE.findall(text) if p.lower() not in _JOINING]
+
+
+def _size(title: str) -> int:
+    """How many words a title has, a run of Chinese counting as one."""
+    return len(_pieces(title)) + len(_HAN_RUN.findall(title))
