@@ -50,6 +50,8 @@ def test_questions_that_do_not(question: str) -> None:
     ("What is the program known as?", "The program, known as Sponsors, pays developers.",
      "Sponsors"),
     ("这个功能叫什么？", "该功能称为“密码管理器”，可保存密码。", "密码管理器"),
+    ("印度教中的精神导师的名称是什么？", "印度教中的精神导师被称为 古鲁(guru) ，在许多传统中普遍。",
+     "古鲁(guru)"),
 ])
 def test_the_name_after_called_or_the_one_quoted(question: str, sentence: str,
                                                   name: str) -> None:
@@ -62,6 +64,8 @@ def test_the_name_after_called_or_the_one_quoted(question: str, sentence: str,
     # The name is the question's own.
     ("What is Firefox Relay called?", 'The service called "Firefox Relay" masks emails.'),
     ("What is it called?", "Nothing here names it."),
+    # One quotation beside no noun of the question: a title, not the name asked for.
+    ("路德将弥撒不称为牺牲而称为什么？", "在《关于废除私人弥撒》一书中，他认为弥撒是一种礼物。"),
 ])
 def test_no_name_when_none_or_several_fit(question: str, sentence: str) -> None:
     assert called_span(question, sentence) is None

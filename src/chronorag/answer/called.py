@@ -3,8 +3,9 @@
 "What did the privacy statement call that state?" is answered by the words after
 "called" in "GitHub may process data in a state called Not in a Position to Identify Data
 (NPI)", not by the sentence that describes the state best; "what is the footer link
-called" by the one quoted name of "click on the "Do Not Share My Personal Information"
-link". A name runs to a mark, a bracket, or a word that starts a clause ("or", "which").
+called" by the quoted name beside "link" in "click on the "Do Not Share My Personal
+Information" link". A name runs to a mark, a bracket, or a word that starts a clause ("or",
+"which").
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ _AFTER = re.compile(
     rf"\b(?:called|named|known\s+as|referred\s+to\s+as|termed)\s+(?:{_QUOTED}|"
     r"([^\s,;:()\"“”.][^,;:()\"“”.]*?)(?=\s*[,;:()\"“”.]|\s+(?:or|which|that|where|when|"
     r"if|because|unless)\b|$))|"
-    rf"(?:称为|称作|叫做|名为)(?:{_QUOTED}|([^，,。；;（(：:]{{1,20}}))",
+    rf"(?:称为|称作|叫做|名为)(?:{_QUOTED}|([^，,。；;（(：:]{{1,20}}(?:[（(][^）)]{{1,30}}[）)])?))",
     re.IGNORECASE)
 _ANY_QUOTED = re.compile(_QUOTED)
 _CONDITION = re.compile(r"\s+(?:on|in|at|for|by|with|from|within)\s+([\w'’ -]+)$",
@@ -38,9 +39,11 @@ def asks_called(question: str) -> bool:
 
 
 def called_span(question: str, sentence: str) -> str | None:
-    """The name ``sentence`` gives after "called" / "known as" / 称为, else its one quoted
-    name the question does not say (of several, the one beside a noun of the question);
-    None when there is none or no one fits."""
+    """The name ``sentence`` gives after "called" / "known as" / 称为 (a Chinese name with
+    its original in brackets, 古鲁(guru), whole), else the one quoted name the question does
+    not say beside a noun of the question ("the "Do Not Share …" link"); None when there is
+    none or no one fits. A quoted name beside none is any quotation: a title (《关于废除私人
+    弥撒》), a defined term."""
     said = question.lower()
     for found in _AFTER.finditer(sentence):
         name = next((g for g in found.groups() if g), "").strip()
@@ -63,6 +66,4 @@ def called_span(question: str, sentence: str) -> str | None:
             and re.search(rf"\b{re.escape(beside.group(1))}\b", said)
             is not None)
     labelled = [name for name, by_noun in quoted.items() if by_noun]
-    if len(labelled) == 1:
-        return labelled[0]
-    return next(iter(quoted)) if len(quoted) == 1 else None
+    return labelled[0] if len(labelled) == 1 else None
