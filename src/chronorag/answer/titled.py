@@ -22,19 +22,18 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from chronorag.flags import Flag
+from chronorag.lang import EN_STOP_WORDS, HAN
 from chronorag.model import Evidence
 
 __all__ = ["named_first", "says_title"]
 
 _PIECE = re.compile(r"[A-Za-z0-9](?:[\w+-]|\.(?=\w))*")
-_HAN = re.compile(r"[\u3400-\u9fff]")
-_HAN_RUN = re.compile(r"[\u3400-\u9fff]+")
+_HAN = re.compile(f"[{HAN}]")
+_HAN_RUN = re.compile(f"[{HAN}]+")
 # Words of a kind of document: a title of these alone names no one document.
 _GENERIC = frozenset({"terms", "service", "services", "use", "conditions", "policy",
                       "policies", "privacy", "notice", "statement", "agreement", "general",
                       "legal", "user", "data", "cookie", "cookies", "acceptable", "faq"})
-# Words a title joins its name with; a question may leave them out.
-_JOINING = frozenset({"and", "of", "for", "the", "a", "an", "to", "on", "in", "&", "|"})
 
 
 def named_first(question: str, items: Sequence[Evidence], *, relevant: Sequence[bool]
@@ -87,7 +86,8 @@ def _kept(question: str, first: Evidence, title: str) -> bool:
 
 
 def _pieces(text: str) -> list[str]:
-    return [p for p in _PIECE.findall(text) if p.lower() not in _JOINING]
+    # Words a title joins its name with ("of", "and", "the") a question may leave out.
+    return [p for p in _PIECE.findall(text) if p.lower() not in EN_STOP_WORDS]
 
 
 def _size(title: str) -> int:

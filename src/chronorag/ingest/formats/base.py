@@ -20,6 +20,7 @@ from typing import Literal, Protocol
 
 from chronorag.errors import ChronoragError
 from chronorag.ingest.formats.layout import Layout, Unit
+from chronorag.lang import HAN
 
 __all__ = ["Block", "Extracted", "FormatError", "Kind", "Piece", "Reader", "Table", "assemble",
            "cell_break", "table_rows"]
@@ -28,7 +29,7 @@ Kind = Literal["heading", "paragraph", "item", "row", "code"]
 
 _SPACE = re.compile(r"\s+")
 _CLOSING = frozenset(".!?;:,。！？；：，、")
-_HAN = re.compile(r"[\u3400-\u9fff]")
+_HAN = re.compile(f"[{HAN}]")
 
 
 class FormatError(ChronoragError):
