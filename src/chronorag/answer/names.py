@@ -28,8 +28,6 @@ CAPITALIZED = re.compile(rf"{_WORD}(?:\s+(?:(?:{_PARTICLE})\s+)?{_WORD})*")
 # right after is the rest of a name in another language ("Académie française").
 _TITLED = re.compile(rf"{_WORD}(?:(?<![a-z]{{2}}\.)\s+(?:(?:of(?:\s+the)?|for|{_PARTICLE})\s+)?"
                      rf"{_WORD})*(?:\s+[a-zß-ÿ]*[ß-ÿ][a-zß-ÿ]*\b)*")
-# A name the question says: capitalised words not opening it ("Data Privacy Framework").
-_SAID_NAME = re.compile(rf"(?<=[\w,;:'’)] ){_WORD}(?:\s+{_WORD})*")
 # Capitalised words that start a sentence or name a month or weekday, not a person.
 NOT_NAMES = OVERLAP_STOP_WORDS | frozenset({
     "he", "she", "they", "we", "you", "our", "my", "after", "before", "during", "since",
@@ -58,15 +56,6 @@ def names(question: str, sentence: str) -> str | None:
                 in asked):
             continue
         runs.append(found)
-    if len(runs) > 1:
-        # "Which authority … for UK individuals?": of several names, the one holding a
-        # name the question says ("UK Information Commissioner", not "EU Data Protection
-        # Authority").
-        said = [re.compile(rf"(?<!\w){re.escape(m.group(0))}(?!\w)", re.IGNORECASE)
-                for m in _SAID_NAME.finditer(question) if m.group(0).lower() not in NOT_NAMES]
-        holding = [r for r in runs if any(p.search(r.group(0)) for p in said)]
-        if len({_bare(r.group(0)) for r in holding}) == 1:
-            runs = holding[:1]
     kind = WHICH_NAMED.search(question)
     if kind and len(runs) > 1:
         # "Which account ...": of several names, the one that is an account.
