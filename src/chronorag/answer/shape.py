@@ -217,13 +217,13 @@ def span_of(want: Want, question: str, sentence: str, *, now: datetime | None) -
         # "When may my account be deleted?" — "after 2 months": a when without a date.
         return _date(sentence, now=now) or _relative_wait(question, sentence)
     if want is Want.NAME:
+        if not asks_called(question):
+            return names(question, sentence)
+        # "五年前华为发布的报告叫什么？" over "…发布全球产业展望GIV 2025…": no "called" to read
+        # the name after, and a run of capitals ("GIV") may be half of it; only a question
+        # asking who or which kind looks for names.
         named = _WHO_QUESTION.search(question) or WHICH_NAMED.search(question)
-        if asks_called(question) and not named:
-            # "五年前华为发布的报告叫什么？" over "…发布全球产业展望GIV 2025…": no "called" to
-            # read the name after, and a run of capitals ("GIV") may be half of it.
-            return called_span(question, sentence)
-        return (called_span(question, sentence) if asks_called(question) else None) \
-            or names(question, sentence)
+        return called_span(question, sentence) or (names(question, sentence) if named else None)
     if want is Want.LINK:
         found = (_EMAIL.search(sentence) if _EMAIL_QUESTION.search(question) else None) \
             or _URL.search(sentence)

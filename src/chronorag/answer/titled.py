@@ -22,13 +22,12 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from chronorag.flags import Flag
-from chronorag.lang import EN_STOP_WORDS, HAN
+from chronorag.lang import EN_STOP_WORDS, HAN, HAN_RE, has_han
 from chronorag.model import Evidence
 
 __all__ = ["named_first", "says_title"]
 
 _PIECE = re.compile(r"[A-Za-z0-9](?:[\w+-]|\.(?=\w))*")
-_HAN = re.compile(f"[{HAN}]")
 _HAN_RUN = re.compile(f"[{HAN}]+")
 # Words of a kind of document: a title of these alone names no one document.
 _GENERIC = frozenset({"terms", "service", "services", "use", "conditions", "policy",
@@ -40,8 +39,8 @@ def named_first(question: str, items: Sequence[Evidence], *, relevant: Sequence[
                 ) -> list[Evidence]:
     """``items`` with the relevant passages of the document whose title ``question`` says
     first (see the module docstring); ``relevant`` says which items may move."""
-    said = {item.title for item, ok in zip(items, relevant, strict=True)
-            if ok and says_title(question, item.title)}
+    titled = {item.title for item, ok in zip(items, relevant, strict=True) if ok}
+    said = {title for title in titled if says_title(question, title)}
     if not said:
         return list(items)
     longest = max(_size(t) for t in said)
@@ -59,7 +58,7 @@ def says_title(question: str, title: str) -> bool:
     writes them, with nothing but joining words between ("the GitHub Marketplace Terms of
     Service", "GitHub's Privacy Statement"); a title with Chinese in it as one piece,
     spaces aside."""
-    if _HAN.search(title):
+    if has_han(title):
         compact = re.sub(r"\s+", "", title)
         return bool(compact) and compact in re.sub(r"\s+", "", question)
     wanted = _pieces(title)
@@ -82,7 +81,7 @@ def _kept(question: str, first: Evidence, title: str) -> bool:
     words = set(_pieces(re.sub(r"['’]s\b", "", question)))
     compact = re.sub(r"\s+", "", question)
     return len(own) >= _size(title) and bool(own) and all(
-        p in compact if _HAN.match(p) else p in words for p in own)
+        p in compact if HAN_RE.match(p) else p in words for p in own)
 
 
 def _pieces(text: str) -> list[str]:

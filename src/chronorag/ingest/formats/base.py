@@ -20,16 +20,28 @@ from typing import Literal, Protocol
 
 from chronorag.errors import ChronoragError
 from chronorag.ingest.formats.layout import Layout, Unit
-from chronorag.lang import HAN
+from chronorag.lang import HAN_RE
 
-__all__ = ["Block", "Extracted", "FormatError", "Kind", "Piece", "Reader", "Table", "assemble",
-           "cell_break", "table_rows"]
+__all__ = [
+    "CELL_BREAKS",
+    "Block",
+    "Extracted",
+    "FormatError",
+    "Kind",
+    "Piece",
+    "Reader",
+    "Table",
+    "assemble",
+    "cell_break",
+    "table_rows",
+]
 
 Kind = Literal["heading", "paragraph", "item", "row", "code"]
 
 _SPACE = re.compile(r"\s+")
 _CLOSING = frozenset(".!?;:,。！？；：，、")
-_HAN = re.compile(f"[{HAN}]")
+# Tags that start another item of a table cell (``cell_break``).
+CELL_BREAKS = frozenset({"li", "p", "br", "div", "dt", "dd"})
 
 
 class FormatError(ChronoragError):
@@ -241,7 +253,7 @@ def cell_break(cell: list[Piece]) -> None:
     last = cell[-1]
     cell[-1] = Piece(last.text.rstrip(), last.source)
     end = cell[-1].text[-1]
-    cell.append(Piece(" " if end in _CLOSING else "、" if _HAN.match(end) else ", "))
+    cell.append(Piece(" " if end in _CLOSING else "、" if HAN_RE.match(end) else ", "))
 
 
 def _plain(cell: Sequence[Piece]) -> str:

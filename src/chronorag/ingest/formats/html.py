@@ -17,6 +17,7 @@ from typing import Any
 
 from chronorag.deps import import_module
 from chronorag.ingest.formats.base import (
+    CELL_BREAKS,
     Block,
     Extracted,
     FormatError,
@@ -38,8 +39,6 @@ _BLOCKS = {"p", "div", "section", "article", "main", "blockquote", "figure", "fi
            "address", "dl", "dt", "dd", "ul", "ol", "table", "caption", "hr", "br", "header",
            "footer", "details", "summary", "fieldset", "center", "body", "html", "pre", "li",
            "tr", *_HEADINGS}
-# Tags that start another item of a table cell.
-_CELL_BREAKS = frozenset({"li", "p", "br", "div", "dt", "dd"})
 _CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?([A-Za-z0-9_.:-]+)""", re.I)
 # Characters an HTML source may spell as entities: a run is located by its plain prefix.
 _PLAIN = re.compile(r"[^&<>\"'\u00a0]+")
@@ -155,7 +154,7 @@ class _Walk:
             return
         cell = self.tables[-1].rows[-1][-1] if (
             self.tables and self.tables[-1].rows and self.tables[-1].rows[-1]) else None
-        if cell is not None and tag in _CELL_BREAKS:
+        if cell is not None and tag in CELL_BREAKS:
             # A cell's list items and paragraphs are read apart: "Technical data, Location".
             cell_break(cell)
             return

@@ -18,13 +18,11 @@ from __future__ import annotations
 import re
 from html.parser import HTMLParser
 
-from chronorag.ingest.formats.base import Block, Piece, Table, cell_break, table_rows
+from chronorag.ingest.formats.base import CELL_BREAKS, Block, Piece, Table, cell_break, table_rows
 
 __all__ = ["has_table", "read_html_block"]
 
 _OPEN = re.compile(r"<table\b", re.IGNORECASE)
-# Tags that end a run of text inside a cell: the next run is another item of it.
-_CELL_BREAKS = frozenset({"li", "p", "br", "div", "dt", "dd", "tr"})
 
 
 def has_table(html: str) -> bool:
@@ -70,7 +68,7 @@ class _Reader(HTMLParser):
             self.tables[-1].rows.append([])
         elif tag in ("td", "th") and self.tables[-1].rows:
             self.tables[-1].rows[-1].append([])
-        if tag in _CELL_BREAKS:
+        if tag in CELL_BREAKS:
             self.broken = True
 
     def handle_endtag(self, tag: str) -> None:
@@ -82,7 +80,7 @@ class _Reader(HTMLParser):
         elif tag == "table":
             self.tables.pop()
             self.out.extend(table_rows(table.rows, header=table.header, group=table.group))
-        if tag in _CELL_BREAKS:
+        if tag in CELL_BREAKS:
             self.broken = True
 
     def handle_data(self, data: str) -> None:
