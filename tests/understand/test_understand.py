@@ -7,9 +7,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from chronorag.model import Relation
 from chronorag.understand import understand
+from chronorag.understand.constraint import order_of
 
 CASES = [json.loads(line) for line in
          (Path(__file__).parents[1] / "cases" / "understand_questions.jsonl")
@@ -53,3 +56,14 @@ def test_time_expressions_are_reported() -> None:
 
 def test_enough_cases() -> None:
     assert len(CASES) >= 40
+
+
+@given(st.lists(st.one_of(st.text(max_size=8), st.sampled_from(
+    ["首次", "第一次", "最后", "当天", "同一天", "，", "the day of the ", "first", " launch",
+     "?", "2024年5月1日"])), max_size=10).map("".join))
+def test_order_over_any_text_never_raises_and_a_named_day_orders_nothing(text: str) -> None:
+    order, spans = order_of(text)
+    assert (order is None) == (spans == [])
+    understand(text, now=datetime(2024, 8, 30, tzinfo=UTC))
+    assert order_of("福建舰" + text.replace("，", "") + "首次航行试验当天")[0] is None or \
+        order_of("福建舰" + text.replace("，", ""))[0] is not None
