@@ -86,3 +86,10 @@ def test_the_owners_of_parallel_views_are_shown_with_their_flag() -> None:
     shown = "flags: parallel_views, owner:legal, owner:marketplace, upcoming_unchanged"
     assert f"  {shown}" in _printed(answer).splitlines()
     assert f"; {shown}" in context_for_generation(answer)
+
+
+def test_a_time_named_by_an_event_is_printed() -> None:
+    question = "杭州亚运会延期当月，孙颖的案件在哪个法院公开审理？"
+    answer = Answer(question, NOW, NOW, understand(question, now=NOW), AnswerStatus.NOT_FOUND,
+                    None, (), ())
+    assert "the month of 杭州亚运会延期" in _printed(answer).splitlines()[1]

@@ -372,6 +372,15 @@ class Entity:
 
 
 @dataclass(frozen=True)
+class NamedTime:
+    """A time a question names by an event: "博鳌亚洲论坛2019年年会当天" is the day (``unit``)
+    of the event "博鳌亚洲论坛2019年年会" (``event``)."""
+
+    event: str
+    unit: Granularity
+
+
+@dataclass(frozen=True)
 class Understanding:
     """What the engine understood of a question."""
 
@@ -381,6 +390,9 @@ class Understanding:
     constraint: Constraint = field(default_factory=Constraint)
     time_expressions: tuple[TimeExpression, ...] = ()
     entities: tuple[Entity, ...] = ()
+    # The time the question names by an event ("…当天，"): it says when, so its words are not
+    # part of ``content``.
+    event: NamedTime | None = None
 
     def to_json(self) -> dict[str, Any]:
         return to_json(self)

@@ -12,7 +12,7 @@ from rich.markup import escape
 
 from chronorag.conditions import label
 from chronorag.contract import to_json
-from chronorag.model import Answer, Constraint, Document, Evidence, Interval, Status
+from chronorag.model import Answer, Constraint, Document, Evidence, Interval, NamedTime, Status
 from chronorag.model import iso as _iso
 from chronorag.people.model import Directory
 from chronorag.pipeline.accept import Accepted, Linked
@@ -83,7 +83,8 @@ def print_answer(answer: Answer, *, file: TextIO) -> None:
     console.print(f"   now {answer.now.isoformat()}  as_of {answer.as_of.isoformat()}  "
                   f"intent {u.intent.value}  constraint {c.relation.value}"
                   f"{' ' + c.order.value if c.order else ''}"
-                  f"{_interval(c.to_json())}{_doubts(c)}")
+                  f"{_interval(c.to_json())}{_doubts(c)}"
+                  f"{escape(_named_time(u.event))}")
     if answer.context:
         console.print("   asker " + escape("  ".join(f"{k}={v}" for k, v in
                                                     answer.context.items())))
@@ -103,6 +104,11 @@ def print_answer(answer: Answer, *, file: TextIO) -> None:
                              f"[{_iso(hole.start) or '-inf'}, {_iso(hole.end) or '+inf'})"))
     if "generation" in answer.extras:
         console.print(f"  {escape(_generation_line(answer.extras['generation']))}")
+
+
+def _named_time(named: NamedTime | None) -> str:
+    """"  the day of 博鳌亚洲论坛2019年年会": the time the question names by an event."""
+    return "" if named is None else f"  the {named.unit.value} of {named.event}"
 
 
 def _generation_line(info: Mapping[str, Any]) -> str:

@@ -384,6 +384,17 @@ def test_an_unsure_reading_of_the_questions_time_is_shown_with_its_doubts(page, 
     expect(page.locator("#understanding-list")).to_contain_text("(unsure: comparison)")
 
 
+def test_a_time_named_by_an_event_is_shown(page, served):
+    open_page(page, served, served.user_key)
+    crafted = _crafted([_item("news", 0)], [], now="2024-08-30T12:00:00+08:00",
+                       as_of="2024-08-30T12:00:00+08:00")
+    crafted["understanding"]["event"] = {"event": "杭州亚运会延期", "unit": "month"}
+    page.route("**/v1/ask/stream", lambda route: route.fulfill(
+        status=200, content_type="application/json", body=json.dumps(crafted)))
+    ask(page, "杭州亚运会延期当月，孙颖的案件在哪个法院公开审理？")
+    expect(page.locator("#understanding-list")).to_contain_text("the month of “杭州亚运会延期”")
+
+
 def test_a_period_no_version_covers_is_named(page, served):
     open_page(page, served, served.user_key)
     evidence = [_item("fees-2020", 0, valid_from="2020-01-01T00:00:00+08:00",

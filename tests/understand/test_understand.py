@@ -34,10 +34,11 @@ def test_understand_case(case: dict) -> None:
         "start": c.interval.start if c.interval else None,
         "end": c.interval.end if c.interval else None,
         "doubts": [d.value for d in c.doubts],
+        "event": u.event and {"event": u.event.event, "unit": u.event.unit.value},
     }
     want = {k: case[k] for k in ("content", "intent", "relation", "order")}
     want |= {"start": _d(case["start"]), "end": _d(case["end"]),
-             "doubts": case.get("doubts", [])}
+             "doubts": case.get("doubts", []), "event": case.get("event")}
     assert got == want
 
 

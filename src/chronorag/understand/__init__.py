@@ -24,6 +24,7 @@ from chronorag.understand.constraint import build, order_of, resolve_as_of, time
 from chronorag.understand.content import remove_spans
 from chronorag.understand.doubt import compares, doubts_of
 from chronorag.understand.entities import find_entities
+from chronorag.understand.event import named_time
 from chronorag.understand.intent import detect_intent
 from chronorag.understand.present import names_present, present_word_spans
 
@@ -67,7 +68,10 @@ def understand(question: str, *, now: datetime, tz: tzinfo = UTC,
     """
     intent = detect_intent(question)
     ctx = context(now, tz)
-    every = [f for f in find(question, ctx) if f.interval is not None]
+    # "…当月，" is the month of the event the clause names, not now's.
+    event = named_time(question)
+    every = [f for f in find(question, ctx) if f.interval is not None
+             and not (event and event[2][0] <= f.start < event[2][1])]
     found, spans = _split_present(question, every, now=ctx.now or now, intent=intent)
     relation, related = time_constraint(question, found)
     spans += [_span(question, relate(question, f)) for f in found]
@@ -77,7 +81,8 @@ def understand(question: str, *, now: datetime, tz: tzinfo = UTC,
     # "哪个最早发生" picks one of the events it lists: not an order over the answers.
     compared = compares(question)
     order, order_spans = (None, []) if compared else order_of("".join(blanked))
-    content = remove_spans(question, spans + order_spans)
+    # "…当天，" names the question's time by an event: it is no more content than a date.
+    content = remove_spans(question, spans + order_spans + ([event[1]] if event else []))
     return Understanding(
         question=question,
         content=content,
@@ -86,4 +91,5 @@ def understand(question: str, *, now: datetime, tz: tzinfo = UTC,
                          doubts_of(found, related, compared=compared)),
         time_expressions=tuple(parse(question, now=now, tz=tz)),
         entities=find_entities(question, directory=people, user=user),
+        event=event[0] if event else None,
     )

@@ -495,6 +495,7 @@ function renderUnderstanding(u, tz) {
     ["content", u.content],
     ["intent", u.intent],
     ["constraint", c.relation ? `${c.order ? c.order + " / " : ""}${c.relation}${c.relation !== "none" ? " " + range(c.start, c.end) : ""}${c.confidence === "unsure" ? ` (unsure: ${(c.doubts || []).join(", ")})` : ""}` : null],
+    ["time named by", u.event ? `the ${u.event.unit} of “${u.event.event}”` : null],
     ["time expressions", (u.time_expressions || []).map((t) => `“${t.text}” → ${range(t.start, t.end)} (${t.granularity})`).join("; ") || "none"],
     ["entities", (u.entities || []).map((e) => (e.id ? `${e.text} = ${e.id}` : e.text)).join(", ") || "none"],
   ];
