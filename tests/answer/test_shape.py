@@ -65,7 +65,8 @@ QUESTIONS = st.sampled_from([
     "Which terms govern GitHub's app?", "多少公里？", "多少个电子邮箱别名？",
     "How long does the a_b cookie last?", "具体包括哪些？", "What does it include?",
     "How soon is it suspended?", "Below what age?", "How old must I be?",
-    "How many phone number masks?", "多快？", ""])
+    "How many phone number masks?", "多快？", "列在哪几节？", "What lawful basis applies?",
+    "Which services does it name?", "What kinds of data?", ""])
 PIECES = st.sampled_from(["10", "-", "–", "14", " days", " business", "$", "5", " to ", "%",
                           "天", "个工作日", "万", "枚", "金牌", "Dr.", " Maria", " Keller", " and ",
                           "2024年", "1月1日", "February 1, 2024", ", ", "。", "at least ", "\n",
@@ -78,6 +79,9 @@ PIECES = st.sampled_from(["10", "-", "–", "14", " days", " business", "$", "5"
                           "帐户 ID、会话 ID", " Colorado", ", or Virginia", "公里", "公斤",
                           "个", "电子邮箱", "别名", "Expiration", "保留期限", "one year",
                           "、", "until user closes browser", "immediately", " effective",
+                          "Sections ", "D.4", " — ", "第十二条", "promptly", " and notify ",
+                          "without undue delay", "Consent where ", "Legitimate interest in ",
+                          " such as ", " including ", " like ",
                           "under ", "the age of ", " years of age", " or older", "unlimited ",
                           " number of ", "no ", " masks", "不限数量的", "立即", "岁"])
 

@@ -86,7 +86,35 @@ def row_cell(question: str, sentence: str) -> str | None:
         # "“联系人数据”具体包括哪些？" names no header: the one cell listing several things
         # answers, not the row's name for them nor its description.
         fitting = [v for _, v in cells if _LISTS.search(v) and v.rstrip("。.") not in question]
-    return fitting[0] if len(fitting) == 1 and fitting[0] else None
+    value = fitting[0] if len(fitting) == 1 and fitting[0] else None
+    return value and (_labelled(question, value) or value)
+
+
+# "Contract to provide …. Legitimate interest in …. Consent where …": a cell of statements
+# each opening with a short label (one to three words) and a word that goes on with it.
+_LABELLED = re.compile(r"([A-Z][a-z]+(?:\s+[a-z]+){0,2}?)(?=,?\s+(?:to|in|where|when|if|for)\b)")
+
+
+def _labelled(question: str, value: str) -> str | None:
+    """The label of the statement of ``value`` that shares the most words with
+    ``question``, when every statement of the cell opens with one (the lawful bases of a
+    privacy notice: "Consent, when you choose to enable an AI chatbot"); None otherwise
+    or on a tie."""
+    parts = [p for p in re.split(r"(?<=[.!?])\s+", value.strip()) if p]
+    labels = [_LABELLED.match(p) for p in parts]
+    if not parts or not all(labels):
+        return None
+    # "Besides legitimate interest, what lawful basis …": a label the question says is
+    # not what it asks for.
+    said = question.lower()
+    kept = [(p, m.group(1)) for p, m in zip(parts, labels, strict=True)
+            if m is not None and m.group(1).lower() not in said]
+    if not kept:
+        return None
+    asked = _words(question)
+    shared = [len(asked & _words(p[len(label):])) for p, label in kept]
+    best = max(shared)
+    return kept[shared.index(best)][1] if shared.count(best) == 1 else None
 
 
 def _named(cells: list[tuple[str, str]], question: str) -> list[str]:

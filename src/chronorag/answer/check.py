@@ -45,7 +45,7 @@ _CUT_INITIALISM = re.compile(r"[-‐/][A-Za-z]\.$")
 _SAYS_WHEN = re.compile(
     r"\b(?:when|whenever|after|before|until|till|upon|once|if|unless|during|within|while|"
     r"prior\s+to|as\s+soon\s+as|at\s+(?:any|the|that|this|which)\s+time|any\s*time|"
-    r"immediately|now|today|yesterday|tomorrow|daily|weekly|monthly|annually|yearly|"
+    r"immediately|promptly|now|today|yesterday|tomorrow|daily|weekly|monthly|annually|yearly|"
     r"end|beginning|start|expir\w*|jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|"
     r"june?|july?|aug(?:ust)?|sep(?:tember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|"
     r"spring|summer|autumn|winter|(?:mon|tues|wednes|thurs|fri|satur|sun)day|"

@@ -81,7 +81,10 @@ def by_clause(question: str, sentence: str, found: list[re.Match[str]]) -> str:
     words, as stems ("we will immediately suspend your account, and we may delete it after
     2 months": "suspend" asks the first, "deleted" the second); else ``nearest``'s."""
     asked = stems(question)
-    bounds = [0, *(m.end() for m in re.finditer(r"[,;:.!?，；：。！？]", sentence)), len(sentence)]
+    # "act promptly to mitigate a breach and notify affected users without undue delay":
+    # "and" / "but" / "or" join clauses as a comma does.
+    bounds = [0, *(m.end() for m in re.finditer(r"[,;:.!?，；：。！？]|\s(?:and|but|or)\s",
+                                                 sentence)), len(sentence)]
 
     def shared(match: re.Match[str]) -> int:
         start = max(b for b in bounds if b <= match.start())

@@ -49,6 +49,7 @@ from chronorag.answer.choose import (
     nearest,
     stems,
 )
+from chronorag.answer.examples import listed
 from chronorag.answer.names import WHICH_NAMED, names
 from chronorag.answer.zh_quantity import (
     ZH_NUMBER,
@@ -100,7 +101,8 @@ _MEASURED = re.compile(rf"(?<![\w.]){_QUALIFIER}{_RANGE}(?:[\s-]*{_MEASURE_UNIT}
                        re.IGNORECASE)
 # "Right away": a when and a how soon without a length ("effective immediately").
 _AT_ONCE = re.compile(r"\b(?:(?:effective|takes?\s+effect|took\s+effect)\s+)?(?:immediately|"
-                      r"at\s+once|without\s+delay|right\s+away|instantly)\b|立即|立刻|马上|即刻",
+                      r"at\s+once|without\s+(?:undue\s+)?delay|right\s+away|instantly|promptly)\b"
+                      r"|立即|立刻|马上|即刻",
                       re.IGNORECASE)
 _SOON = re.compile(r"\bhow\s+(?:soon|quickly|fast|promptly)\b|多快|多久(?:会|就|才|能|可以)",
                    re.IGNORECASE)
@@ -159,8 +161,12 @@ _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}")
 # A number that is no quantity: "what phone number", "what version number"; "which
 # section" asks for the labelled number itself ("Section 22581").
 _WHAT_NUMBER = re.compile(r"\bwhat\s+(?:([a-z]+)\s+)?number\b|\bwhat\s+(version)\b|"
-                          r"\b(?:which|what)\s+(section|article|clause|chapter|paragraph)\b",
-                          re.IGNORECASE)
+                          r"\b(?:which|what)\s+(section|article|clause|chapter|paragraph)\b|"
+                          r"(?:哪(?:几|一)?|第几)(节|条|章|款)", re.IGNORECASE)
+# A label after its name: "Section 22581", "section 1798.83", "Sections D.4 — D.7".
+_LABEL = r"(?:[A-Z]\.)?\d[\w.-]*\w|(?:[A-Z]\.)?\d"
+# What a Chinese question's 节 / 条 names in an English text, and the Chinese label itself.
+_ZH_LABELS = {"节": "section", "条": "article|section|clause", "章": "chapter", "款": "clause"}
 _PHONE_QUESTION = re.compile(r"\b(?:(?:tele)?phone|fax)\s+number\b|\bnumber\s+(?:can|could|"
                              r"should|do|may|must)\s+\w+\s+(?:call|dial)\b|电话号码",
                              re.IGNORECASE)
@@ -204,7 +210,11 @@ def short_answer(question: str, sentence: str, *, now: datetime | None = None) -
     # "how long" / "when" with the cell under its header of time.
     cell = row_cell(question, sentence) if want in (Want.NAME, Want.SENTENCE) \
         else time_cell(sentence) if want in (Want.DURATION, Want.DATE) else None
-    return (cell or span_of(want, question, sentence, now=now) or sentence).strip()
+    span = cell or span_of(want, question, sentence, now=now)
+    if span is None and want in (Want.NAME, Want.SENTENCE):
+        # "Which services does it name?": the things listed after "such as" / "like".
+        span = listed(question, sentence)
+    return (span or sentence).strip()
 
 
 def span_of(want: Want, question: str, sentence: str, *, now: datetime | None) -> str | None:
@@ -241,8 +251,14 @@ def _number(question: str, sentence: str) -> str | None:
         # The number written after its label ("Version 1.2"): "what version number" asks
         # for the number, "which section" for the section.
         name, whole = label
-        found = re.search(rf"\b{re.escape(name)}\s*(?:no\.?|number|#)?\s*:?\s*(\d[\w.-]*\w|\d)",
-                          sentence, re.IGNORECASE)
+        if name in _ZH_LABELS:
+            zh = re.search(rf"第[{HAN}\d]{{1,6}}?{name}", sentence)
+            if zh:
+                return zh.group(0)
+            name = _ZH_LABELS[name]
+        found = re.search(rf"\b(?:{name})s?\s*(?:no\.?|number|#)?\s*:?\s*({_LABEL})"
+                          rf"(?:\s*(?:—|–|-|to|through|and)\s*(?:{_LABEL}))?", sentence,
+                          re.IGNORECASE)
         if found is None:
             return None
         return found.group(0) if whole else found.group(1)
@@ -286,9 +302,10 @@ def _number_label(question: str) -> tuple[str, bool] | None:
     """The label ``question`` asks a number by ("version", "section") and whether the
     answer is the labelled whole ("Section 22581") rather than the number alone."""
     label = _WHAT_NUMBER.search(question)
-    if label is None or not (name := label.group(1) or label.group(2) or label.group(3)):
+    if label is None or not (name := label.group(1) or label.group(2) or label.group(3)
+                             or label.group(4)):
         return None
-    return name, label.group(3) is not None
+    return name, label.group(3) is not None or label.group(4) is not None
 
 
 def counted_noun(question: str) -> str | None:

@@ -1,0 +1,90 @@
+"""The things a sentence lists after "such as" / "including", for questions asking which
+(``answer.examples``)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from chronorag.answer.examples import asked_noun, listed
+from chronorag.answer.shape import short_answer
+
+BUTTONS = ("Buttons, Tools, and Content from Other Companies: Our Services may contain links "
+           "or buttons that lead to third-party services like Twitter or LinkedIn.")
+SYNC = ("(e) Firefox sync lets you access information stored in Firefox across devices, "
+        "including your tabs, awesome bar, passwords, bookmarks, and browser preferences. You "
+        "can enable and disable Firefox sync through the Settings section of Firefox.")
+APPS = ("You can also add applications from GitHub, such as our Desktop app, our Atom "
+        "application, or other application and account features, to your Account.")
+FEATURES = ("Some Firefox features, like automated translation for web pages and “alt-text” "
+            "suggestions when you upload images in your PDFs, are powered by artificial "
+            "intelligence (AI) based on small language models downloaded to your device.")
+
+
+@pytest.mark.parametrize(("question", "noun"), [
+    ("Which services does it name?", "services"),
+    ("What kinds of Firefox information does Firefox sync let me access?",
+     "Firefox information"),
+    ("Which of GitHub's own applications could I add?", "GitHub's own applications"),
+    ("What information does Mozilla collect about it, and who collects it?", None),
+    ("Why does GitHub collect it?", None),
+])
+def test_the_noun_a_question_asks_for(question: str, noun: str | None) -> None:
+    assert asked_noun(question) == noun
+
+
+@pytest.mark.parametrize(("question", "sentence", "items"), [
+    ("The privacy statement warns that some buttons lead to other companies' services. "
+     "Which services does it name?", BUTTONS, "Twitter or LinkedIn"),
+    ("What kinds of Firefox information does Firefox sync let me access across devices?",
+     SYNC, "your tabs, awesome bar, passwords, bookmarks, and browser preferences"),
+    # The closing catch-all is no example.
+    ("Which of GitHub's own applications did it give as examples?", APPS,
+     "our Desktop app, our Atom application"),
+    # The list ends where the sentence goes on (", are powered").
+    ("Which Firefox features run on small AI models on my device?", FEATURES,
+     "automated translation for web pages and “alt-text” suggestions when you upload images "
+     "in your PDFs"),
+    ("What sensitive or demographic information may it collect?",
+     "Sensitive or demographic information, such as your gender, veteran status, or your "
+     "racial or ethnic origin.", "your gender, veteran status, or your racial or ethnic origin"),
+])
+def test_the_listed_items_answer(question: str, sentence: str, items: str) -> None:
+    assert listed(question, sentence) == items
+    assert short_answer(question, sentence) == items
+
+
+@pytest.mark.parametrize(("question", "sentence"), [
+    # The words before the list name something else than what is asked.
+    ("If my account is terminated, which sections still apply afterwards?",
+     "In all such cases, these Terms shall terminate, including, without limitation, your "
+     "license to use the Services, except that the following sections shall continue to "
+     "apply: Indemnification, Miscellaneous."),
+    # A clause, not a list.
+    ("For what reasons may Mozilla suspend my access?",
+     "We may suspend or terminate your access at any time for any reason, including, but not "
+     "limited to, if we reasonably believe: (i) you have violated these Terms."),
+    # "like" as a verb.
+    ("Which support page should I use?",
+     "If you would like to make a request, you can reach out through the support page."),
+    # Two questions in one: the sentence answers both.
+    ("What information does Mozilla collect about a crash, and who collects it?",
+     "We use a third-party service to collect technical data such as error messages."),
+])
+def test_no_list_answers(question: str, sentence: str) -> None:
+    assert listed(question, sentence) is None
+
+
+@given(st.text(max_size=200), st.text(max_size=300))
+def test_any_text(question: str, sentence: str) -> None:
+    found = listed(question, sentence)
+    assert found is None or (found and found in sentence)
+
+
+@given(st.text(max_size=80), st.sampled_from(["such as ", "including ", "like ", "e.g. "]),
+       st.text(max_size=80))
+def test_steered_text(before: str, introducer: str, after: str) -> None:
+    sentence = before + introducer + after
+    found = listed("Which things does it name?", sentence)
+    assert found is None or found in sentence
