@@ -102,7 +102,11 @@ def _labelled(question: str, value: str) -> str | None:
     or on a tie."""
     parts = [p for p in re.split(r"(?<=[.!?])\s+", value.strip()) if p]
     labels = [_LABELLED.match(p) for p in parts]
-    if not parts or not all(labels):
+    if not parts or not all(m and _a_label(m.group(1)) for m in labels):
+        return None
+    if len(parts) == 1 and not re.match(r",\s+(?:where|when|if)\b", parts[0][labels[0].end():]
+                                        if labels[0] else ""):
+        # One statement is a label only when a comma sets it apart ("Consent, when …").
         return None
     # "Besides legitimate interest, what lawful basis …": a label the question says is
     # not what it asks for.
@@ -115,6 +119,17 @@ def _labelled(question: str, value: str) -> str | None:
     shared = [len(asked & _words(p[len(label):])) for p, label in kept]
     best = max(shared)
     return kept[shared.index(best)][1] if shared.count(best) == 1 else None
+
+
+def _a_label(words: str) -> bool:
+    """Whether ``words`` can name a kind (a lawful basis), not open a clause: no pronoun or
+    stop word first ("We use it to …"), no verb of being or modal ("Data is kept for …")."""
+    first, *rest = words.lower().split()
+    return first not in STATEMENT_STOP_WORDS and not _CLAUSE_VERB.search(" ".join(rest))
+
+
+_CLAUSE_VERB = re.compile(r"\b(?:is|are|was|were|be|been|being|will|would|may|might|can|"
+                          r"could|must|should|shall|has|have|had|do|does|did)\b")
 
 
 def _named(cells: list[tuple[str, str]], question: str) -> list[str]:
