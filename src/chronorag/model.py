@@ -391,8 +391,8 @@ class Understanding:
     time_expressions: tuple[TimeExpression, ...] = ()
     entities: tuple[Entity, ...] = ()
     # The time the question names by an event ("…当天，"): it says when, so its words are not
-    # part of ``content``.
-    event: NamedTime | None = None
+    # part of ``content``. Only in the JSON when there is one.
+    event: Annotated[NamedTime | None, OmitNone] = None
 
     def to_json(self) -> dict[str, Any]:
         return to_json(self)

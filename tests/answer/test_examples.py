@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from chronorag.answer.examples import asked_noun, listed
+from chronorag.answer.examples import asked_noun, listed_items
 from chronorag.answer.shape import short_answer
 
 BUTTONS = ("Buttons, Tools, and Content from Other Companies: Our Services may contain links "
@@ -51,7 +51,7 @@ def test_the_noun_a_question_asks_for(question: str, noun: str | None) -> None:
      "racial or ethnic origin.", "your gender, veteran status, or your racial or ethnic origin"),
 ])
 def test_the_listed_items_answer(question: str, sentence: str, items: str) -> None:
-    assert listed(question, sentence) == items
+    assert listed_items(question, sentence) == items
     assert short_answer(question, sentence) == items
 
 
@@ -73,12 +73,12 @@ def test_the_listed_items_answer(question: str, sentence: str, items: str) -> No
      "We use a third-party service to collect technical data such as error messages."),
 ])
 def test_no_list_answers(question: str, sentence: str) -> None:
-    assert listed(question, sentence) is None
+    assert listed_items(question, sentence) is None
 
 
 @given(st.text(max_size=200), st.text(max_size=300))
 def test_any_text(question: str, sentence: str) -> None:
-    found = listed(question, sentence)
+    found = listed_items(question, sentence)
     assert found is None or (found and found in sentence)
 
 
@@ -86,5 +86,5 @@ def test_any_text(question: str, sentence: str) -> None:
        st.text(max_size=80))
 def test_steered_text(before: str, introducer: str, after: str) -> None:
     sentence = before + introducer + after
-    found = listed("Which things does it name?", sentence)
+    found = listed_items("Which things does it name?", sentence)
     assert found is None or found in sentence

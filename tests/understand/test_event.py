@@ -66,6 +66,16 @@ def test_a_time_inside_the_clause_still_constrains() -> None:
     assert u.constraint.interval.start.year == 2019
 
 
+def test_a_time_without_its_year_after_the_clause_sets_no_time() -> None:
+    # "至10日" is the 10th of the event's month, which is not known, not August 2024's.
+    u = understand("福建舰首次航行试验当天，至10日审核结果的公示时间是什么？", now=NOW)
+    assert u.constraint.interval is None and u.content == "审核结果的公示时间是什么？"
+    # Without the clause the same time is read in now's month, with its doubt.
+    u = understand("至10日审核结果的公示时间是什么？", now=NOW)
+    assert u.constraint.interval is not None and [d.value for d in u.constraint.doubts] == [
+        "from_now"]
+
+
 @given(st.text(max_size=120))
 def test_any_text(question: str) -> None:
     found = named_time(question)

@@ -15,7 +15,7 @@ import re
 
 from chronorag.answer.choose import stems
 
-__all__ = ["asked_noun", "listed"]
+__all__ = ["asked_noun", "listed_items"]
 
 # "What / which [adjectives] <noun> …": the words naming what is asked for, up to a verb
 # of the question or a preposition; "which of GitHub's own applications", "what kinds of
@@ -53,7 +53,7 @@ def asked_noun(question: str) -> str | None:
     return found["noun"].strip()
 
 
-def listed(question: str, sentence: str) -> str | None:
+def listed_items(question: str, sentence: str) -> str | None:
     """The items ``sentence`` lists after "such as" / "including" / "like" / "e.g." where
     the words just before name what the question asks for; None otherwise."""
     noun = asked_noun(question)

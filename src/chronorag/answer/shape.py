@@ -49,7 +49,7 @@ from chronorag.answer.choose import (
     nearest,
     stems,
 )
-from chronorag.answer.examples import listed
+from chronorag.answer.examples import listed_items
 from chronorag.answer.names import WHICH_NAMED, names
 from chronorag.answer.zh_quantity import (
     ZH_NUMBER,
@@ -213,7 +213,7 @@ def short_answer(question: str, sentence: str, *, now: datetime | None = None) -
     span = cell or span_of(want, question, sentence, now=now)
     if span is None and want in (Want.NAME, Want.SENTENCE):
         # "Which services does it name?": the things listed after "such as" / "like".
-        span = listed(question, sentence)
+        span = listed_items(question, sentence)
     return (span or sentence).strip()
 
 

@@ -22,7 +22,7 @@ from chronorag.timex.relations import Related, relate
 from chronorag.understand.anchor import anchor_of
 from chronorag.understand.constraint import build, order_of, resolve_as_of, time_constraint
 from chronorag.understand.content import remove_spans
-from chronorag.understand.doubt import compares, doubts_of
+from chronorag.understand.doubt import borrows_now, compares, doubts_of
 from chronorag.understand.entities import find_entities
 from chronorag.understand.event import named_time
 from chronorag.understand.intent import detect_intent
@@ -73,7 +73,10 @@ def understand(question: str, *, now: datetime, tz: tzinfo = UTC,
     every = [f for f in find(question, ctx) if f.interval is not None
              and not (event and event[2][0] <= f.start < event[2][1])]
     found, spans = _split_present(question, every, now=ctx.now or now, intent=intent)
-    relation, related = time_constraint(question, found)
+    # After an event's clause, a time without its year or month ("至10日", "前三季度") is of
+    # the event's month or year, which is not known, not of now's: it sets no constraint.
+    timing = [f for f in found if not (event and borrows_now(f))]
+    relation, related = time_constraint(question, timing)
     spans += [_span(question, relate(question, f)) for f in found]
     blanked = list(question)
     for start, end in spans:
@@ -88,7 +91,7 @@ def understand(question: str, *, now: datetime, tz: tzinfo = UTC,
         content=content,
         intent=intent,
         constraint=build(relation, related, order, anchor_of(question, related),
-                         doubts_of(found, related, compared=compared)),
+                         doubts_of(timing, related, compared=compared)),
         time_expressions=tuple(parse(question, now=now, tz=tz)),
         entities=find_entities(question, directory=people, user=user),
         event=event[0] if event else None,

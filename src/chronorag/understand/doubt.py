@@ -54,7 +54,11 @@ def doubts_of(found: Sequence[Found], chosen: Related | None, *, compared: bool
         out.append(Doubt.SEVERAL_TIMES)
     if compared:
         out.append(Doubt.COMPARISON)
-    rule = chosen.found.rule
-    if rule is not None and rule.borrows and not chosen.found.anchored:
+    if borrows_now(chosen.found):
         out.append(Doubt.FROM_NOW)
     return tuple(out)
+
+
+def borrows_now(found: Found) -> bool:
+    """Whether ``found`` took its year or month from now ("2月", "至5日")."""
+    return bool(found.rule is not None and found.rule.borrows and not found.anchored)
