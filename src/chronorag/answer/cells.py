@@ -93,6 +93,9 @@ def row_cell(question: str, sentence: str) -> str | None:
 # "Contract to provide …. Legitimate interest in …. Consent where …": a cell of statements
 # each opening with a short label (one to three words) and a word that goes on with it.
 _LABELLED = re.compile(r"([A-Z][a-z]+(?:\s+[a-z]+){0,2}?)(?=,?\s+(?:to|in|where|when|if|for)\b)")
+_SET_APART = re.compile(r",\s+(?:where|when|if)\b")
+_CLAUSE_VERB = re.compile(r"\b(?:is|are|was|were|be|been|being|will|would|may|might|can|"
+                          r"could|must|should|shall|has|have|had|do|does|did)\b")
 
 
 def _labelled(question: str, value: str) -> str | None:
@@ -101,18 +104,16 @@ def _labelled(question: str, value: str) -> str | None:
     privacy notice: "Consent, when you choose to enable an AI chatbot"); None otherwise
     or on a tie."""
     parts = [p for p in re.split(r"(?<=[.!?])\s+", value.strip()) if p]
-    labels = [_LABELLED.match(p) for p in parts]
-    if not parts or not all(m and _a_label(m.group(1)) for m in labels):
+    labelled = [(p, m) for p in parts if (m := _LABELLED.match(p)) and _a_label(m.group(1))]
+    if not parts or len(labelled) != len(parts):
         return None
-    if len(parts) == 1 and not re.match(r",\s+(?:where|when|if)\b", parts[0][labels[0].end():]
-                                        if labels[0] else ""):
+    if len(parts) == 1 and not _SET_APART.match(parts[0], labelled[0][1].end()):
         # One statement is a label only when a comma sets it apart ("Consent, when …").
         return None
     # "Besides legitimate interest, what lawful basis …": a label the question says is
     # not what it asks for.
     said = question.lower()
-    kept = [(p, m.group(1)) for p, m in zip(parts, labels, strict=True)
-            if m is not None and m.group(1).lower() not in said]
+    kept = [(p, m.group(1)) for p, m in labelled if m.group(1).lower() not in said]
     if not kept:
         return None
     asked = _words(question)
@@ -126,10 +127,6 @@ def _a_label(words: str) -> bool:
     stop word first ("We use it to …"), no verb of being or modal ("Data is kept for …")."""
     first, *rest = words.lower().split()
     return first not in STATEMENT_STOP_WORDS and not _CLAUSE_VERB.search(" ".join(rest))
-
-
-_CLAUSE_VERB = re.compile(r"\b(?:is|are|was|were|be|been|being|will|would|may|might|can|"
-                          r"could|must|should|shall|has|have|had|do|does|did)\b")
 
 
 def _named(cells: list[tuple[str, str]], question: str) -> list[str]:

@@ -71,7 +71,7 @@ def understand(question: str, *, now: datetime, tz: tzinfo = UTC,
     # "…当月，" is the month of the event the clause names, not now's.
     event = named_time(question)
     every = [f for f in find(question, ctx) if f.interval is not None
-             and not (event and event[2][0] <= f.start < event[2][1])]
+             and not (event and event.holds_unit(f.start))]
     found, spans = _split_present(question, every, now=ctx.now or now, intent=intent)
     # After an event's clause, a time without its year or month ("至10日", "前三季度") is of
     # the event's month or year, which is not known, not of now's: it sets no constraint.
@@ -85,7 +85,7 @@ def understand(question: str, *, now: datetime, tz: tzinfo = UTC,
     compared = compares(question)
     order, order_spans = (None, []) if compared else order_of("".join(blanked))
     # "…当天，" names the question's time by an event: it is no more content than a date.
-    content = remove_spans(question, spans + order_spans + ([event[1]] if event else []))
+    content = remove_spans(question, spans + order_spans + ([event.span] if event else []))
     return Understanding(
         question=question,
         content=content,
@@ -94,5 +94,5 @@ def understand(question: str, *, now: datetime, tz: tzinfo = UTC,
                          doubts_of(timing, related, compared=compared)),
         time_expressions=tuple(parse(question, now=now, tz=tz)),
         entities=find_entities(question, directory=people, user=user),
-        event=event[0] if event else None,
+        event=event.time if event else None,
     )

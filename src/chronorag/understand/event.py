@@ -18,8 +18,11 @@ minutes) keeps its words.
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 from chronorag.model import Granularity, NamedTime
+
+__all__ = ["EventClause", "named_time"]
 
 _ZH_UNITS = {"当天": Granularity.DAY, "当日": Granularity.DAY, "那天": Granularity.DAY,
              "那一天": Granularity.DAY, "之日": Granularity.DAY, "当月": Granularity.MONTH,
@@ -37,10 +40,22 @@ _ASKS = re.compile(r"\w.*\w", re.DOTALL)
 _EN_CLAUSE = re.compile(r"^(?:of|before|after)\b|^\d", re.IGNORECASE)
 
 
-def named_time(question: str) -> tuple[NamedTime, tuple[int, int], tuple[int, int]] | None:
-    """The time the question's opening clause names by an event ("…当天，", "On the day
-    Apple released iOS 13.2, "), the clause's span and its unit word's ("当月": the
-    event's month, not now's), or ``None``."""
+class EventClause(NamedTuple):
+    """An opening clause naming the question's time by an event: the time it names, the
+    clause's span, and its unit word's span ("当月": the event's month, not now's)."""
+
+    time: NamedTime
+    span: tuple[int, int]
+    unit_span: tuple[int, int]
+
+    def holds_unit(self, at: int) -> bool:
+        """Whether the character at ``at`` is of the unit word."""
+        return self.unit_span[0] <= at < self.unit_span[1]
+
+
+def named_time(question: str) -> EventClause | None:
+    """The opening clause of ``question`` that names its time by an event ("…当天，", "On
+    the day Apple released iOS 13.2, "), or ``None``."""
     for pattern in (_ZH, _EN):
         found = pattern.match(question)
         if found is None or not _ASKS.search(question[found.end():]):
@@ -49,6 +64,6 @@ def named_time(question: str) -> tuple[NamedTime, tuple[int, int], tuple[int, in
             continue
         word = found["unit"]
         unit = _ZH_UNITS.get(word) or Granularity(word.lower())
-        return (NamedTime(found["event"].strip(), unit), (found.start(), found.end()),
-                found.span("unit"))
+        return EventClause(NamedTime(found["event"].strip(), unit),
+                           (found.start(), found.end()), found.span("unit"))
     return None
