@@ -79,7 +79,6 @@ def test_a_link_is_recorded_as_made_by_the_review(tmp_path: Path, hash_embedder)
 @pytest.mark.parametrize(("old", "new", "why"), [
     ("", "valid_from: 2024-05-01\n", "no date of its own"),
     ("valid_from: 2024-05-01\n", "valid_from: 2024-05-01\n", "the same date"),
-    ("valid_from: 2022-03-01\n", "modified_at: 2024-05-01\n", "only by its last edit"),
 ])
 def test_a_chain_whose_order_is_not_known_is_left_with_why(
         tmp_path: Path, hash_embedder, old: str, new: str, why: str) -> None:
@@ -93,6 +92,32 @@ def test_a_chain_whose_order_is_not_known_is_left_with_why(
         (skipped,) = linked.skipped
         assert why in skipped["why"] and set(skipped["doc_ids"]) == {"returns", "returns-2022"}
         assert all(d.supersedes == () for d in store.documents())
+
+
+def test_a_version_dated_by_its_last_edit_applies_from_it(tmp_path: Path,
+                                                          hash_embedder) -> None:
+    # "Last updated: May 1, 2024" dates the wording stored: from then on it applies and
+    # displaces the version before it; before then that version still answers.
+    kb = tmp_path / "kb"
+    _policy(kb, "returns-2022.md", front="valid_from: 2022-03-01\n")
+    _policy(kb, "returns.md", extra="Gift cards too.\n\nLast updated: May 1, 2024")
+    with SQLiteStore(tmp_path / "kb.db") as store:
+        _ingest(store, kb, hash_embedder, dates_from_text=True)
+        (new,) = store.documents(["returns"])
+        assert new.valid_from is None and new.modified_at is not None
+        assert _accept(store, hash_embedder).links == {"returns": ["returns-2022"]}
+        (new,) = store.documents(["returns"])
+        assert new.valid_from is not None
+        assert new.valid_from.start == datetime(2024, 5, 1, tzinfo=UTC)
+        record = new.metadata["_from_text"]["valid_from"]
+        assert record["by"] == BY_VERSIONS and record["from"] == "modified_at"
+        assert "Last updated: May 1, 2024" in record["sentence"]
+        index = ValidityIndex.build(store.documents())
+        before = datetime(2023, 6, 1, tzinfo=UTC)
+        assert index.judge("returns-2022", as_of=before).applicable
+        assert not index.judge("returns", as_of=before).applicable
+        assert index.judge("returns", as_of=NOW).applicable
+        assert not index.judge("returns-2022", as_of=NOW).applicable
 
 
 def test_a_version_stating_its_own_links_is_never_changed(tmp_path: Path,

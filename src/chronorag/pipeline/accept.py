@@ -84,11 +84,15 @@ def accept_versions(store: CorpusStore, ids: Sequence[str] | None, *, embedders:
 
     Only a chain whose every version has a date of its own (valid_from, published_at or
     modified_at) and no two the same is linked, because its order is then the documents'
-    own, and whose every later version has the valid_from or published_at its link takes
-    effect from; a version that states its own ``supersedes`` is left as it is (a link is added,
-    never one replaced). Each link is recorded under ``metadata["_from_text"]`` with
-    ``by`` = ``BY_VERSIONS`` and the texts' overlap. Raises ``ConfigError`` naming ids
-    that are not stored.
+    own; a version that states its own ``supersedes`` is left as it is (a link is added,
+    never one replaced). A link takes effect from its successor's valid_from (else
+    published_at): a later version dated only by its last edit ("Last updated: December
+    2025") is given that date as its valid_from, since the wording stored is the one of
+    that edit and applied from it on (before it, another wording did); without it the
+    link would displace the version before it at every time, its whole history included.
+    Each link is recorded under ``metadata["_from_text"]`` with ``by`` = ``BY_VERSIONS``
+    and the texts' overlap, and so is a valid_from taken from a last edit. Raises
+    ``ConfigError`` naming ids that are not stored.
     """
     _missing(store, ids)
     documents = {d.id: d for d in store.documents()}
@@ -106,7 +110,7 @@ def accept_versions(store: CorpusStore, ids: Sequence[str] | None, *, embedders:
             doc = changed.get(newer, documents[newer])
             if older in doc.supersedes:
                 continue
-            changed[newer] = _linked(doc, older, overlap=chain.overlap)
+            changed[newer] = _linked(_from_last_edit(doc), older, overlap=chain.overlap)
             links.setdefault(newer, []).append(older)
     report = rewrite_documents(store, list(changed.values()), embedders=embedders,
                                now=now, tz=tz)
@@ -133,20 +137,27 @@ def _unlinkable(chain: Chain, documents: dict[str, Document]) -> str | None:
     if known != sorted(known):
         # The chain is ordered by the dates the texts state; the fields disagree with it.
         return "their own dates order the versions otherwise than their texts' dates"
-    # A link takes effect from its successor's valid_from (else published_at); a last
-    # edit (modified_at) only orders: the link would displace the version before it at
-    # every time, its whole history included.
-    edited = [i for i in chain.doc_ids[1:]
-              if documents[i].valid_from is None and documents[i].published_at is None]
-    if edited:
-        return (f"{', '.join(edited)} is dated only by its last edit (modified_at), which "
-                "does not say from when it applies, so it would supersede the version "
-                "before it at every time; give it a valid_from (front matter or chronorag "
-                "review --accept-dates)")
     stated = [i for i in chain.doc_ids[1:] if states_own_links(documents[i])]
     if stated:
         return f"{', '.join(stated)} states its own supersedes: link the chain by hand"
     return None
+
+
+def _from_last_edit(doc: Document) -> Document:
+    """``doc`` with its last edit (``modified_at``) as its valid_from when it has neither
+    valid_from nor published_at for a link to take effect from; else ``doc``."""
+    edited = doc.modified_at
+    if (doc.valid_from is not None or doc.published_at is not None or edited is None
+            or edited.start is None):
+        return doc
+    record = dict(doc.metadata.get(FROM_TEXT) or {})
+    edit = record.get("modified_at") or {}
+    entry = {"value": edit.get("value") or edited.start.isoformat(), "by": BY_VERSIONS,
+             "from": "modified_at"}
+    if "sentence" in edit:
+        entry["sentence"] = edit["sentence"]
+    record["valid_from"] = entry
+    return replace(doc, valid_from=doc.modified_at, metadata={**doc.metadata, FROM_TEXT: record})
 
 
 def _linked(doc: Document, older: str, *, overlap: float) -> Document:
