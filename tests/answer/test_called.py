@@ -22,6 +22,7 @@ STATE = ("In mid-2023, the privacy statement described a state in which GitHub h
     "On GitHub's site, what is the footer link called that lets me opt out?",
     "What name did the notice say the New Tab page goes by on mobile?",
     "What do the terms call a person who uses the service?",
+    "What other name did it give for flash cookies?",
     "这个功能叫什么？",
     "该条款的名称是什么？",
 ])
@@ -49,6 +50,9 @@ def test_questions_that_do_not(question: str) -> None:
      "We serve content on New Tab (referred to as home page on mobile).", "home page"),
     ("What is the program known as?", "The program, known as Sponsors, pays developers.",
      "Sponsors"),
+    ("The statement says GitHub may use \"flash cookies\". What other name did it give for "
+     "them?", "We may also use so-called “flash cookies” (also known as “Local Shared "
+     "Objects” or “LSOs”) to collect and store information.", "Local Shared Objects"),
     ("这个功能叫什么？", "该功能称为“密码管理器”，可保存密码。", "密码管理器"),
     ("印度教中的精神导师的名称是什么？", "印度教中的精神导师被称为 古鲁(guru) ，在许多传统中普遍。",
      "古鲁(guru)"),

@@ -17,6 +17,8 @@ SYNC = ("(e) Firefox sync lets you access information stored in Firefox across d
         "can enable and disable Firefox sync through the Settings section of Firefox.")
 APPS = ("You can also add applications from GitHub, such as our Desktop app, our Atom "
         "application, or other application and account features, to your Account.")
+WEBSITES = ("These Terms also govern GitHub’s conference websites, such as githubuniverse.com, "
+            "and product websites, such as atom.io.")
 FEATURES = ("Some Firefox features, like automated translation for web pages and “alt-text” "
             "suggestions when you upload images in your PDFs, are powered by artificial "
             "intelligence (AI) based on small language models downloaded to your device.")
@@ -49,6 +51,23 @@ def test_the_noun_a_question_asks_for(question: str, noun: str | None) -> None:
     ("What sensitive or demographic information may it collect?",
      "Sensitive or demographic information, such as your gender, veteran status, or your "
      "racial or ethnic origin.", "your gender, veteran status, or your racial or ethnic origin"),
+    # The asked things named by what they belong to ("details of my transactions").
+    ("According to GitHub's privacy statement, which details of my transactions did GitHub "
+     "collect automatically?",
+     "If you have a paid Account with us, we automatically collect certain information about "
+     "your transactions on the Service, such as the date, time, and amount charged.",
+     "the date, time, and amount charged"),
+    # A count stands for the noun said before it; a dot inside a name ends no list.
+    ("The Terms say the \"Website\" also covers some GitHub-owned subdomains of github.com. "
+     "Which two did they give as examples?",
+     "It also refers to GitHub-owned subdomains of github.com, such as education.github.com "
+     "and pages.github.com.", "education.github.com and pages.github.com"),
+    # Two lists: each ends where the next one's kind begins, and the kind the question
+    # names chooses between them.
+    ("Which GitHub conference website do the Terms of Service say they also govern?",
+     WEBSITES, "githubuniverse.com"),
+    ("Which GitHub product website did the Terms give as an example of a site they cover?",
+     WEBSITES, "atom.io"),
 ])
 def test_the_listed_items_answer(question: str, sentence: str, items: str) -> None:
     assert listed_items(question, sentence) == items

@@ -71,7 +71,7 @@ def build_answer(
             query, items, general=decision, documents=documents,
             min_semantic=min_semantic).decision
     elif (dated := own_date(decision, question=query.text, documents=documents,
-                            tz=zone)) is not None:
+                            tz=zone, items=items)) is not None:
         decision = dated
     elif (found := list_answer(query, hits, items, min_semantic=min_semantic)) is not None:
         decision = replace(found, upcoming=decision.upcoming)

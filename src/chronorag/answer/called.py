@@ -18,7 +18,7 @@ __all__ = ["asks_called", "called_span"]
 
 _ASKS = re.compile(
     r"\bwhat\b[^?]*?\b(?:called|named|known\s+as|referred\s+to\s+as|termed)\b|"
-    r"\bwhat\s+(?:do|does|did)\s+(?:[\w'’-]+\s+){1,4}?call\b|\bwhat\s+(?:name|term)\b|"
+    r"\bwhat\s+(?:do|does|did)\s+(?:[\w'’-]+\s+){1,4}?call\b|\bwhat\s+(?:other\s+|else\s+)?(?:name|term)s?\b|"
     r"(?:叫|称为|称作|叫做|名为)什么|(?:名称|名字)是什么|什么(?:名称|名字)", re.IGNORECASE)
 _QUOTED = r"[\"“]([^\"“”]{2,80})[\"”]|「([^」]{1,40})」|《([^》]{1,40})》"
 _AFTER = re.compile(

@@ -13,6 +13,7 @@ from datetime import datetime
 
 from chronorag.answer.headings import heading_spans, is_heading, is_run_in
 from chronorag.answer.named import named
+from chronorag.answer.other_item import other_item
 from chronorag.flags import Flag
 from chronorag.ingest.formats import LAYOUT_KEY, section_path
 from chronorag.lang import HAN_RE, has_han
@@ -102,8 +103,10 @@ def best_sentence(question: str, chunk: Chunk, index: int | None = None, *,
     the earliest on ties; a chunk without sentences answers with its whole text. A
     heading (its index in ``headings``) is never chosen while the chunk has another
     sentence. A lead-in ending with a colon gives way to the item of its list the
-    question names (``_list_item``), and any choice to the one sentence holding a key
-    the question spells out (``named``: the row of the cookie it names).
+    question names (``_list_item``); an item the question names while asking for another
+    ("Besides Google and Bing, which …?") to the one item of its list the question leaves
+    out (``other_item``); and any choice to the one sentence holding a key the question
+    spells out (``named``: the row of the cookie it names).
     """
     if not chunk.sentences:
         return chunk.text
@@ -113,6 +116,14 @@ def best_sentence(question: str, chunk: Chunk, index: int | None = None, *,
     if best is None:
         best = max(candidates, key=lambda s: (len(terms & terms_of(s.text)), -s.index))
     chosen = _list_item(best, candidates, terms) or best.text
+
+    def said(text: str) -> bool:
+        own = terms_of(text)
+        return bool(own) and own <= terms
+
+    other = other_item(question, best, chunk.sentences, said=said, headings=headings)
+    if other is not None:
+        return other
     return named(question, chosen, [s.text for s in candidates]) or chosen
 
 

@@ -15,7 +15,7 @@ import re
 
 from chronorag.answer.choose import stems
 
-__all__ = ["asked_noun", "listed_items"]
+__all__ = ["asked_kind", "asked_noun", "listed_items"]
 
 # "What / which [adjectives] <noun> …": the words naming what is asked for, up to a verb
 # of the question or a preposition; "which of GitHub's own applications", "what kinds of
@@ -27,13 +27,16 @@ _WHAT = re.compile(
     re.IGNORECASE)
 _WH_WORDS = re.compile(r"\b(?:what|which|who|whom|whose|when|where|why|how)\b", re.IGNORECASE)
 # The introducer and what follows it up to the clause's end: a closing bracket, a full
-# stop, a semicolon or colon, or a comma before words that go on with the sentence.
+# stop, a semicolon or colon (not one inside a name: "pages.github.com"), or a comma
+# before words that go on with the sentence or name a second list ("…, such as
+# githubuniverse.com, and product websites, such as atom.io").
 _LIST = re.compile(
     r"\b(?:such\s+as|including(?:,?\s+(?:but\s+not\s+limited\s+to|without\s+limitation),?)?"
     r"|like|e\.g\.,?|for\s+example,?)\s+"
-    r"(?P<items>[^.;:()\[\]]+?)(?=\s*(?:[.;:)\]]\s|[.;:)\]]?$|\(|,\s+(?:are|is|was|were|"
+    r"(?P<items>(?:[^.;:()\[\]]|[.:](?=\w))+?)(?=\s*(?:[.;:)\]]\s|[.;:)\]]?$|\(|,\s+(?:are|is|was|were|"
     r"will|may|can|in\s+order|to|which|that|where|when|while|except|so|but|unless|if|"
-    r"because|and\s+(?:we|you|it|they))\b))", re.IGNORECASE)
+    r"because|and\s+(?:we|you|it|they))\b|,\s+(?:and|or)\s+[^,.;]*?,?"
+    r"\s+(?:such\s+as|including|like)\b))", re.IGNORECASE)
 # Items that open a clause are no list ("including, but not limited to, if we believe").
 _CLAUSE = re.compile(r"(?:to|that|this|it|if|when|where|whether|because|unless|we|you|"
                      r"they)\b", re.IGNORECASE)
@@ -42,6 +45,11 @@ _CATCH_ALL = re.compile(r",?\s+(?:or|and)\s+(?:other|similar|more)\b.*$|,?\s+etc
                         re.IGNORECASE)
 # Words before the introducer that may name what is listed.
 _BEFORE = 60
+# "which details of my transactions": what the asked things belong to names them too.
+_OF_WHAT = re.compile(r"\s*of\s+(?:(?:my|your|our|their|his|her|its|the|a|an)\s+)?"
+                      r"(?P<owner>[\w'’-]+)", re.IGNORECASE)
+# "Which two did they give?": a count stands for a noun the question said before it.
+_COUNTS = frozenset({"one", "ones", "two", "three", "four", "five", "both"})
 
 
 def asked_noun(question: str) -> str | None:
@@ -53,20 +61,42 @@ def asked_noun(question: str) -> str | None:
     return found["noun"].strip()
 
 
+def asked_kind(question: str) -> set[str]:
+    """The stems of the words naming what ``question`` asks for (empty: none): its
+    ``asked_noun``, the noun after its "of" ("details of my transactions"), and for a
+    count ("which two") the words of the question before it."""
+    noun = asked_noun(question)
+    if noun is None:
+        return set()
+    found = _WHAT.search(question)
+    assert found is not None  # asked_noun found it
+    if set(noun.lower().split()) <= _COUNTS:
+        return stems(question[:found.start()])
+    owner = _OF_WHAT.match(question, found.end("noun"))
+    return stems(noun) | (stems(owner["owner"]) if owner else set())
+
+
 def listed_items(question: str, sentence: str) -> str | None:
     """The items ``sentence`` lists after "such as" / "including" / "like" / "e.g." where
     the words just before name what the question asks for; None otherwise."""
-    noun = asked_noun(question)
-    if noun is None:
+    kind, asked = asked_kind(question), stems(question)
+    if not kind:
         return None
-    kind, asked = stems(noun), stems(question)
+    best: tuple[int, float, str] | None = None
     for found in _LIST.finditer(sentence):
         items = _CATCH_ALL.sub("", found["items"].strip(" ,"))
         if not items or _CLAUSE.match(items):
             continue
         before = sentence[max(0, found.start() - _BEFORE):found.start()]
         # "third-party services like …": the last clause before the list names its kind.
-        named = re.split(r"[,;:(]", before.rstrip(" ,"))[-1]
-        if kind & stems(named) and stems(items) - asked:
-            return items
-    return None
+        # Of two lists, the one whose kind shares more of the question's words answers
+        # it, and on a tie the one whose kind is more nearly those words alone
+        # ("conference websites, such as …, and product websites, such as …").
+        named = stems(re.split(r"[,;:(]", before.rstrip(" ,"))[-1])
+        shared = len(kind & named)
+        if not shared or not stems(items) - asked:
+            continue
+        score = (shared, shared / len(named), items)
+        if best is None or score[:2] > best[:2]:
+            best = score
+    return None if best is None else best[2]

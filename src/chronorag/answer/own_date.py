@@ -11,16 +11,17 @@ carries the sentence; when it comes from front matter, the date at its granulari
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from datetime import tzinfo
 
 from chronorag.answer.asks_date import asked_field, names_document
 from chronorag.answer.decide import Decision
+from chronorag.answer.section_date import section_date
 from chronorag.answer.when import AnswerTime, format_interval
 from chronorag.ingest.stated import FROM_TEXT
 from chronorag.lang import has_han
-from chronorag.model import AnswerStatus, Document, Interval
+from chronorag.model import AnswerStatus, Document, Evidence, Interval
 from chronorag.timex import sentence_mentions
 
 __all__ = ["own_date"]
@@ -36,9 +37,13 @@ _TAKES_EFFECT_NOW = re.compile(r"\b(?:effective|take[sn]?\s+effect|took\s+effect
 
 
 def own_date(decision: Decision, *, question: str, documents: Mapping[str, Document],
-             tz: tzinfo) -> Decision | None:
+             tz: tzinfo, items: Sequence[Evidence] = ()) -> Decision | None:
     """The decision answered with its document's own date, or None when the question
-    does not ask for it, no single document decides, or that document has no such date."""
+    does not ask for it, no single document decides, or that document has no such date.
+
+    A question naming a section of the document that states its own date under its
+    heading ("the Canada addendum"), shown by one of ``items``, is answered with that
+    date (``answer.section_date``)."""
     name = asked_field(question)
     if (name is None or len(decision.deciding) != 1
             or decision.status is AnswerStatus.NOT_FOUND):
@@ -50,6 +55,13 @@ def own_date(decision: Decision, *, question: str, documents: Mapping[str, Docum
         # sentence says when its own subject does, and the question names no document.
         return None
     doc = documents.get(item.doc_id)
+    part = None if doc is None else section_date(question, name, document=doc,
+                                                 items=items, tz=tz)
+    if part is not None:
+        time = AnswerTime(part.interval, "text", part.item.doc_id, part.item.chunk_id,
+                          phrase=part.phrase, sentence=part.sentence)
+        # The item showing the section's date line is the one the answer rests on.
+        return replace(decision, answer=part.phrase, time=time, deciding=(part.item,))
     interval = None if doc is None else getattr(doc, name)
     if doc is None or interval is None or interval.start is None:
         return None

@@ -99,10 +99,12 @@ _OR_MORE = (r"(?:\s+or\s+(?:more|older|greater|higher|above|over|less|fewer|youn
 _MEASURED = re.compile(rf"(?<![\w.]){_QUALIFIER}{_RANGE}(?:[\s-]*{_MEASURE_UNIT})?{_PER}?"
                        rf"{_OR_MORE}?",
                        re.IGNORECASE)
-# "Right away": a when and a how soon without a length ("effective immediately").
+# "Right away": a when and a how soon without a length ("effective immediately"), with
+# the notice it is given with, which is part of how soon ("immediately without notice").
 _AT_ONCE = re.compile(r"\b(?:(?:effective|takes?\s+effect|took\s+effect)\s+)?(?:immediately|"
                       r"at\s+once|without\s+(?:undue\s+)?delay|right\s+away|instantly|promptly)\b"
-                      r"|立即|立刻|马上|即刻",
+                      r"(?:,?\s+(?:and\s+)?with(?:out|\s+or\s+without)\s+(?:(?:prior|advance|"
+                      r"further)\s+)?notice\b)?|立即|立刻|马上|即刻",
                       re.IGNORECASE)
 _SOON = re.compile(r"\bhow\s+(?:soon|quickly|fast|promptly)\b|多快|多久(?:会|就|才|能|可以)",
                    re.IGNORECASE)
