@@ -19,7 +19,7 @@ import re
 from chronorag.answer.names import WHICH_NAMED
 from chronorag.lang import HAN, STATEMENT_STOP_WORDS, ZH_STOP_WORDS
 
-__all__ = ["row_cell", "time_cell"]
+__all__ = ["is_row", "row_cell", "time_cell"]
 
 _ROW = re.compile(r"[^:;\n]{1,80}: [^;\n]*(?:; [^:;\n]{1,80}: [^;\n]*)+")
 _CELL = re.compile(r"(?:^|; )([^:;\n]{1,80}): ([^;\n]*)")
@@ -144,6 +144,11 @@ def time_cell(sentence: str) -> str | None:
         return None
     fitting = [value for header, value in cells if _TIME_HEADER.search(header)]
     return fitting[0] if len(fitting) == 1 and fitting[0] else None
+
+
+def is_row(sentence: str) -> bool:
+    """Whether ``sentence`` is a table row read as one sentence ("header: value ; …")."""
+    return _cells(sentence) is not None
 
 
 def _cells(sentence: str) -> list[tuple[str, str]] | None:

@@ -28,6 +28,12 @@ CAPITALIZED = re.compile(rf"{_WORD}(?:\s+(?:(?:{_PARTICLE})\s+)?{_WORD})*")
 # right after is the rest of a name in another language ("Académie française").
 _TITLED = re.compile(rf"{_WORD}(?:(?<![a-z]{{2}}\.)\s+(?:(?:of(?:\s+the)?|for|{_PARTICLE})\s+)?"
                      rf"{_WORD})*(?:\s+[a-zß-ÿ]*[ß-ÿ][a-zß-ÿ]*\b)*")
+# Those a party is named with in legal text: "GitHub and its affiliates".
+_KIN_WORDS = (r"(?:affiliates|subsidiaries|licensors|suppliers|partners|agents|officers|"
+              r"employees|successors)")
+_KIN = re.compile(rf"\s+and\s+(?:its|their)\s+{_KIN_WORDS}\b"
+                  rf"(?:(?:,\s*|,?\s+and\s+)(?:(?:its|their)\s+)?{_KIN_WORDS}\b)*",
+                  re.IGNORECASE)
 # Capitalised words that start a sentence or name a month or weekday, not a person.
 NOT_NAMES = OVERLAP_STOP_WORDS | frozenset({
     "he", "she", "they", "we", "you", "our", "my", "after", "before", "during", "since",
@@ -71,7 +77,10 @@ def names(question: str, sentence: str) -> str | None:
             joined.append(run)
         else:
             return None
-    return _bare(sentence[joined[0].start():joined[-1].end()])
+    end = joined[-1].end()
+    # "Mozilla and its affiliates": a party named with those it stands for is one party.
+    kin = _KIN.match(sentence, end)
+    return _bare(sentence[joined[0].start():kin.end() if kin else end])
 
 
 def _owner(word: str) -> str:

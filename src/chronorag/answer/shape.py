@@ -51,6 +51,7 @@ from chronorag.answer.choose import (
 )
 from chronorag.answer.examples import listed_items
 from chronorag.answer.names import WHICH_NAMED, names
+from chronorag.answer.zh_list import zh_listed
 from chronorag.answer.zh_quantity import (
     ZH_NUMBER,
     ZH_TIME_UNITS,
@@ -180,11 +181,16 @@ _YES_NO = re.compile(
     r"has|have|had|must)\b|(?:吗|(?<![什怎那这多要])么|是否|能否|可否|是不是|有没有|能不能|可不可以|会不会)"
     r"[^，,]*[？?]?\s*$", re.IGNORECASE)
 _ZH_QUANTITY = re.compile(r"(?:多少|几)([^\s，。？?、]{0,4})")
+# A Chinese wh-word before 有没有 / 是否 in the clause that asks makes it a wh-question
+# ("我的哪些信息有没有被泄露？" asks which); one ending in 吗 asks yes or no whatever it
+# holds ("会收集我访问了哪些网站的数据吗？").
+_ZH_WH_FIRST = re.compile(r"(?:哪些|哪几|哪[个种类家位项]|什么|谁)[^吗]*"
+                          r"(?:有没有|是否|是不是|会不会|能不能)[^吗]*[？?]?\s*$")
 
 
 def wanted(question: str) -> Want:
     """The kind of span ``question`` asks for (see the module docstring)."""
-    if _YES_NO.search(question):
+    if _YES_NO.search(question) and not _ZH_WH_FIRST.search(re.split("[，,]", question)[-1]):
         return Want.YES_NO
     if _TIME_QUESTION.search(question) or (_DURATION_QUESTION.search(question)
                                            and not _HOW_MANY.search(question)):
@@ -214,8 +220,9 @@ def short_answer(question: str, sentence: str, *, now: datetime | None = None) -
         else time_cell(sentence) if want in (Want.DURATION, Want.DATE) else None
     span = cell or span_of(want, question, sentence, now=now)
     if span is None and want in (Want.NAME, Want.SENTENCE):
-        # "Which services does it name?": the things listed after "such as" / "like".
-        span = listed_items(question, sentence)
+        # "Which services does it name?": the things listed after "such as" / "like";
+        # "哪些信息": the things a sentence enumerates with 、.
+        span = listed_items(question, sentence) or zh_listed(question, sentence)
     return (span or sentence).strip()
 
 

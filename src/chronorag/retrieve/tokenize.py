@@ -42,6 +42,23 @@ def _segmenter() -> Any:
     return _jieba
 
 
+_tagger: Any = None
+
+
+def pos_tagger() -> Any:
+    """jieba's part-of-speech tagger over the same dictionary, loaded on first use:
+    ``pos_tagger().cut(text)`` yields pairs with ``word`` and ``flag`` ("n", "v", "uj")."""
+    global _tagger
+    if _tagger is None:
+        segmenter = _segmenter()
+        with _jieba_lock:
+            if _tagger is None:
+                posseg = import_module("jieba.posseg")
+                with guard("jieba"):  # reads the tag table bundled in the wheel
+                    _tagger = posseg.POSTokenizer(segmenter)
+    return _tagger
+
+
 def normalize(text: str) -> str:
     """NFKC + lowercase: the form both documents and queries are matched in."""
     return unicodedata.normalize("NFKC", text).lower()
