@@ -40,7 +40,9 @@ def accepted_dates(accepted: Accepted) -> str:
 
 def linked_versions(linked: Linked) -> str:
     """One line per document given predecessors, then each chain left unlinked and why."""
-    lines = [f"  {doc_id} supersedes {', '.join(older)}"
+    lines = [f"  {doc_id} supersedes {', '.join(older)}" + (
+                 f" (valid from its last edit, {linked.dated[doc_id]})"
+                 if doc_id in linked.dated else "")
              for doc_id, older in sorted(linked.links.items())]
     rest = [f"  not linked: {', '.join(item['doc_ids'])}: {item['why']}"
             for item in linked.skipped]

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from chronorag import cli
+from chronorag import cli, render
 from chronorag.errors import ConfigError
 from chronorag.pipeline.accept import BY_VERSIONS, accept_versions
 from chronorag.pipeline.ingest import Embedders, ingest_paths
@@ -105,7 +105,12 @@ def test_a_version_dated_by_its_last_edit_applies_from_it(tmp_path: Path,
         _ingest(store, kb, hash_embedder, dates_from_text=True)
         (new,) = store.documents(["returns"])
         assert new.valid_from is None and new.modified_at is not None
-        assert _accept(store, hash_embedder).links == {"returns": ["returns-2022"]}
+        linked = _accept(store, hash_embedder)
+        assert linked.links == {"returns": ["returns-2022"]}
+        assert linked.dated == {"returns": "2024-05-01"}
+        assert linked.to_json()["valid_from_last_edit"] == {"returns": "2024-05-01"}
+        assert ("returns supersedes returns-2022 (valid from its last edit, 2024-05-01)"
+                in render.linked_versions(linked))
         (new,) = store.documents(["returns"])
         assert new.valid_from is not None
         assert new.valid_from.start == datetime(2024, 5, 1, tzinfo=UTC)

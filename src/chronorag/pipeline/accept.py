@@ -6,7 +6,7 @@ into those documents (``chronorag.ingest.adopt``), as an update of the store.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime, tzinfo
 from typing import Any
 
@@ -36,14 +36,17 @@ class Accepted:
 @dataclass(frozen=True)
 class Linked:
     """What ``accept_versions`` wrote: per document id, the predecessors it now
-    supersedes; and the chains left as they were, each with why."""
+    supersedes; the chains left as they were, each with why; and per document given its
+    last edit as its valid_from, that date as its text states it."""
 
     links: dict[str, list[str]]
     skipped: list[dict[str, Any]]
     report: IngestReport
+    dated: dict[str, str] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        return {"linked": self.links, "skipped": self.skipped, **self.report.to_json()}
+        return {"linked": self.links, "skipped": self.skipped, "valid_from_last_edit":
+                self.dated, **self.report.to_json()}
 
 
 def _missing(store: DocumentStore, ids: Sequence[str] | None) -> None:
@@ -99,6 +102,7 @@ def accept_versions(store: CorpusStore, ids: Sequence[str] | None, *, embedders:
     changed: dict[str, Document] = {}
     links: dict[str, list[str]] = {}
     skipped: list[dict[str, Any]] = []
+    dated: dict[str, str] = {}
     for chain in version_chains(documents, version_pairs(list(documents.values()))):
         if ids is not None and not set(ids) & set(chain.doc_ids):
             continue
@@ -110,11 +114,14 @@ def accept_versions(store: CorpusStore, ids: Sequence[str] | None, *, embedders:
             doc = changed.get(newer, documents[newer])
             if older in doc.supersedes:
                 continue
-            changed[newer] = _linked(_from_last_edit(doc), older, overlap=chain.overlap)
+            edited = _from_last_edit(doc)
+            if edited.valid_from is not doc.valid_from:
+                dated[newer] = edited.metadata[FROM_TEXT]["valid_from"]["value"]
+            changed[newer] = _linked(edited, older, overlap=chain.overlap)
             links.setdefault(newer, []).append(older)
     report = rewrite_documents(store, list(changed.values()), embedders=embedders,
                                now=now, tz=tz)
-    return Linked(links, skipped, report)
+    return Linked(links, skipped, report, dated)
 
 
 def _field_date(doc: Document) -> datetime | None:
