@@ -94,12 +94,19 @@ def _words(text: str) -> int:
     return len(re.findall(r"[A-Za-z0-9]+", text)) + len(re.findall(r"[\u3400-\u9fff]", text)) // 2
 
 
+# What stands before a sentence's first word: nothing, a line break, a sentence's end.
+_OPENS = ("", "\n", ".", "!", "?", "。", "！", "？")
+
+
 def is_cut(answer: str | None, sources: Iterable[str]) -> bool:
     """True when an answer that reads as a sentence stops before the sentence does.
 
     Two signs: it ends on an abbreviation ("... the EU-U."), or it is sentence-sized (six
-    words or more), ends without closing punctuation, and the source does not end a line or
-    a table cell right after it (a list item or a cell may end without a full stop).
+    words or more), ends without closing punctuation, and the source does not end a line,
+    a table cell or a clause right after it (a list item or a cell may end without a full
+    stop; a phrase taken from a sentence, "such as the position, size, views and clicks on
+    New Tab content or ads, to understand …", ends where a comma, semicolon or bracket
+    does, which no sentence splitter cuts at).
     """
     if not answer:
         return False
@@ -113,7 +120,11 @@ def is_cut(answer: str | None, sources: Iterable[str]) -> bool:
         found = pattern.search(plain_lines(source))
         if found:
             rest = found.string[found.end():]
-            return not (rest == "" or rest.lstrip(" \t")[:1] in ("\n", "|", ""))
+            ends_clause = rest.lstrip(" \t")[:1] in (",", ";", ")", "，", "；", "）")
+            # A sentence's opening words up to a comma are a cut sentence, not a phrase.
+            opens = found.string[:found.start()].rstrip(" \t")[-1:] in _OPENS
+            return not (rest == "" or rest.lstrip(" \t")[:1] in ("\n", "|", "")
+                        or (ends_clause and not opens))
     return True
 
 
