@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from chronorag.answer.examples import asked_noun, listed_items
+from chronorag.answer.examples import asked_noun, listed_items, series_after
 from chronorag.answer.shape import short_answer
 
 BUTTONS = ("Buttons, Tools, and Content from Other Companies: Our Services may contain links "
@@ -107,3 +107,38 @@ def test_steered_text(before: str, introducer: str, after: str) -> None:
     sentence = before + introducer + after
     found = listed_items("Which things does it name?", sentence)
     assert found is None or found in sentence
+
+
+DISCLAIMS = ("Mozilla specifically disclaims the following: indirect, special, incidental, "
+             "consequential, or exemplary damages, direct or indirect damages for loss of "
+             "goodwill, work stoppage, lost profits, loss of data, or computer malfunction.")
+
+
+def test_the_series_after_the_questions_own_words_answers() -> None:
+    question = ("Under the MDN Plus terms, Mozilla disclaimed direct or indirect damages for "
+                "which kinds of losses?")
+    items = ("loss of goodwill, work stoppage, lost profits, loss of data, or computer "
+             "malfunction")
+    assert series_after(question, DISCLAIMS) == items
+    assert short_answer(question, DISCLAIMS) == items
+
+
+@pytest.mark.parametrize(("question", "sentence"), [
+    # The sentence does not say the question's words.
+    ("Mozilla is liable for damages of which kinds?", DISCLAIMS),
+    # No series after them: one thing, or items too long to be items.
+    ("Damages for which losses are excluded?", "We exclude damages for lost profits."),
+    ("Damages for which losses are excluded?",
+     "We exclude damages for losses that arise from the use of the service by anyone, "
+     "losses that arise from outages of networks we do not control, and others."),
+    # Two questions in one.
+    ("Damages for which losses are excluded, and when?", DISCLAIMS),
+])
+def test_no_series_answers(question: str, sentence: str) -> None:
+    assert series_after(question, sentence) is None
+
+
+@given(st.text(max_size=200), st.text(max_size=300))
+def test_any_text_for_a_series(question: str, sentence: str) -> None:
+    found = series_after(question, sentence)
+    assert found is None or (found and found in sentence)

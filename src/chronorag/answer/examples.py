@@ -15,7 +15,7 @@ import re
 
 from chronorag.answer.choose import stems
 
-__all__ = ["asked_kind", "asked_noun", "listed_items"]
+__all__ = ["asked_kind", "asked_noun", "listed_items", "series_after"]
 
 # "What / which [adjectives] <noun> …": the words naming what is asked for, up to a verb
 # of the question or a preposition; "which of GitHub's own applications", "what kinds of
@@ -100,3 +100,38 @@ def listed_items(question: str, sentence: str) -> str | None:
         if best is None or score[:2] > best[:2]:
             best = score
     return None if best is None else best[2]
+
+
+# "…damages for which kinds of losses?": the question's words before "which" / "what",
+# ending with a preposition or "include".
+_LEAD = re.compile(r"(?P<lead>(?:[\w'’-]+\s+){1,4}?(?:for|on|to|by|with|from|in|of|about|as|at|"
+                   r"into|under|against|upon|include|includes|including))\s+(?:which|what)\b",
+                   re.IGNORECASE)
+_ITEM = r"[^,.;:()\[\]]{1,45}?"
+# Three items at least, commas between, the last after "and" / "or", to the clause's end.
+_SERIES = re.compile(rf"(?P<items>{_ITEM}(?:,\s+{_ITEM})+,?\s+(?:and|or)\s+{_ITEM})"
+                     r"(?=\s*(?:[.;:)\]]|$))")
+_ITEM_WORDS = 6
+
+
+def series_after(question: str, sentence: str) -> str | None:
+    """The series of items ``sentence`` writes right after the words the question puts
+    before "which" / "what" ("disclaims … damages for loss of goodwill, work stoppage, …, or
+    computer malfunction" for "damages for which kinds of losses?"); None when the sentence
+    does not say those words (two at least) or no series of short items follows them."""
+    found = _LEAD.search(question)
+    if found is None or len(_WH_WORDS.findall(question)) != 1:
+        return None
+    words = found["lead"].split()
+    for size in range(len(words), 1, -1):
+        said = re.search(r"\b" + r"\s+".join(re.escape(w) for w in words[-size:]) + r"\s+",
+                         sentence, re.IGNORECASE)
+        if said is None:
+            continue
+        series = _SERIES.match(sentence, said.end())
+        if series is None:
+            return None
+        items = re.split(r",\s+|,?\s+(?:and|or)\s+", series["items"])
+        return series["items"].strip() if all(
+            len(item.split()) <= _ITEM_WORDS for item in items) else None
+    return None

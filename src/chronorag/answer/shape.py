@@ -49,7 +49,7 @@ from chronorag.answer.choose import (
     nearest,
     stems,
 )
-from chronorag.answer.examples import listed_items
+from chronorag.answer.examples import listed_items, series_after
 from chronorag.answer.names import WHICH_NAMED, names
 from chronorag.answer.zh_list import zh_listed
 from chronorag.answer.zh_quantity import (
@@ -222,7 +222,8 @@ def short_answer(question: str, sentence: str, *, now: datetime | None = None) -
     if span is None and want in (Want.NAME, Want.SENTENCE):
         # "Which services does it name?": the things listed after "such as" / "like";
         # "哪些信息": the things a sentence enumerates with 、.
-        span = listed_items(question, sentence) or zh_listed(question, sentence)
+        span = (listed_items(question, sentence) or series_after(question, sentence)
+                or zh_listed(question, sentence))
     return (span or sentence).strip()
 
 
