@@ -95,9 +95,10 @@ def test_no_list_answers(question: str, sentence: str) -> None:
     assert listed_items(question, sentence) is None
 
 
-@given(st.text(max_size=200), st.text(max_size=300))
-def test_any_text(question: str, sentence: str) -> None:
-    found = listed_items(question, sentence)
+@pytest.mark.parametrize("reader", [listed_items, series_after])
+@given(question=st.text(max_size=200), sentence=st.text(max_size=300))
+def test_any_text(reader, question: str, sentence: str) -> None:
+    found = reader(question, sentence)
     assert found is None or (found and found in sentence)
 
 
@@ -136,9 +137,3 @@ def test_the_series_after_the_questions_own_words_answers() -> None:
 ])
 def test_no_series_answers(question: str, sentence: str) -> None:
     assert series_after(question, sentence) is None
-
-
-@given(st.text(max_size=200), st.text(max_size=300))
-def test_any_text_for_a_series(question: str, sentence: str) -> None:
-    found = series_after(question, sentence)
-    assert found is None or (found and found in sentence)
