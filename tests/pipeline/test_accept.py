@@ -123,6 +123,13 @@ def test_a_version_dated_by_its_last_edit_applies_from_it(tmp_path: Path,
         assert not index.judge("returns", as_of=before).applicable
         assert index.judge("returns", as_of=NOW).applicable
         assert not index.judge("returns-2022", as_of=NOW).applicable
+        # An edited file ingested again keeps what the review accepted.
+        _policy(kb, "returns.md", extra="Gift cards too. Vouchers too.\n\n"
+                                        "Last updated: May 1, 2024")
+        assert _ingest(store, kb, hash_embedder, dates_from_text=True).replaced
+        (new,) = store.documents(["returns"])
+        assert new.valid_from is not None and new.supersedes == ("returns-2022",)
+        assert new.valid_from.start == datetime(2024, 5, 1, tzinfo=UTC)
 
 
 def test_a_version_stating_its_own_links_is_never_changed(tmp_path: Path,
