@@ -5,7 +5,12 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chronorag.answer.headings import heading_spans, is_heading, is_markup_line
+from chronorag.answer.headings import (
+    heading_spans,
+    is_heading,
+    is_markup_line,
+    titled_headings,
+)
 
 SOURCE = ("Return window\n\nCustomers may return items within 30 days.\nShipping fees\n"
           "We pay shipping.\n\n#### Cross-border data transfers\n\n| a | b |\n|---|---|\n\n"
@@ -40,6 +45,15 @@ def test_a_readers_layout_marks_headings_without_markup() -> None:
     assert is_heading("Return policy", 0, 13, headings=spans)
     assert not is_heading("Return policy", 0, 13)
     assert heading_spans({"_layout": "nonsense"}) == () == heading_spans(None)
+
+
+def test_titled_headings_pair_each_valid_heading_with_its_title() -> None:
+    layout = {"headings": [[0, 13, 2], ["bad"], [20, 35, 3]],
+              "titles": ["Return policy", "x", 7]}
+    assert titled_headings({"_layout": layout}) == ((0, 13, "Return policy"),)
+    # Titles that do not run parallel to the headings name none of them.
+    assert titled_headings({"_layout": {"headings": [[0, 13, 2]], "titles": []}}) == ()
+    assert titled_headings({"_layout": {"headings": 5}}) == () == titled_headings(None)
 
 
 def test_markup_lines() -> None:

@@ -115,7 +115,6 @@ def best_sentence(question: str, chunk: Chunk, index: int | None = None, *,
     best = next((s for s in candidates if s.index == index), None)
     if best is None:
         best = max(candidates, key=lambda s: (len(terms & terms_of(s.text)), -s.index))
-    chosen = _list_item(best, candidates, terms) or best.text
 
     def said(text: str) -> bool:
         own = terms_of(text)
@@ -124,6 +123,7 @@ def best_sentence(question: str, chunk: Chunk, index: int | None = None, *,
     other = other_item(question, best, chunk.sentences, said=said, headings=headings)
     if other is not None:
         return other
+    chosen = _list_item(best, candidates, terms) or best.text
     return named(question, chosen, [s.text for s in candidates]) or chosen
 
 

@@ -52,24 +52,31 @@ _OF_WHAT = re.compile(r"\s*of\s+(?:(?:my|your|our|their|his|her|its|the|a|an)\s+
 _COUNTS = frozenset({"one", "ones", "two", "three", "four", "five", "both"})
 
 
+def _one_question(question: str) -> bool:
+    """Whether ``question`` asks one thing: a single wh-word."""
+    return len(_WH_WORDS.findall(question)) == 1
+
+
+def _asked(question: str) -> re.Match[str] | None:
+    found = _WHAT.search(question)
+    return found if found is not None and _one_question(question) else None
+
+
 def asked_noun(question: str) -> str | None:
     """The words after "what" / "which" that name what ``question`` asks for, when it asks
     one thing ("Which services does it name?" -> "services"); None otherwise."""
-    found = _WHAT.search(question)
-    if found is None or len(_WH_WORDS.findall(question)) != 1:
-        return None
-    return found["noun"].strip()
+    found = _asked(question)
+    return None if found is None else found["noun"].strip()
 
 
 def asked_kind(question: str) -> set[str]:
     """The stems of the words naming what ``question`` asks for (empty: none): its
     ``asked_noun``, the noun after its "of" ("details of my transactions"), and for a
     count ("which two") the words of the question before it."""
-    noun = asked_noun(question)
-    if noun is None:
+    found = _asked(question)
+    if found is None:
         return set()
-    found = _WHAT.search(question)
-    assert found is not None  # asked_noun found it
+    noun = found["noun"].strip()
     if set(noun.lower().split()) <= _COUNTS:
         return stems(question[:found.start()])
     owner = _OF_WHAT.match(question, found.end("noun"))
@@ -120,7 +127,7 @@ def series_after(question: str, sentence: str) -> str | None:
     computer malfunction" for "damages for which kinds of losses?"); None when the sentence
     does not say those words (two at least) or no series of short items follows them."""
     found = _LEAD.search(question)
-    if found is None or len(_WH_WORDS.findall(question)) != 1:
+    if found is None or not _one_question(question):
         return None
     words = found["lead"].split()
     for size in range(len(words), 1, -1):

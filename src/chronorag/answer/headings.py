@@ -24,7 +24,7 @@ from typing import Any
 
 from chronorag.lang import HAN_RE
 
-__all__ = ["heading_spans", "is_heading", "is_markup_line", "is_run_in"]
+__all__ = ["heading_spans", "is_heading", "is_markup_line", "is_run_in", "titled_headings"]
 
 
 _MARKUP = re.compile(
@@ -41,15 +41,34 @@ _HEADING_WORDS = 12
 def heading_spans(metadata: Mapping[str, Any] | None) -> tuple[tuple[int, int], ...]:
     """``(start, end)`` of every heading a reader marked in ``metadata["_layout"]``;
     malformed entries are skipped (the layout is a hint, never a reason to fail)."""
+    return tuple((start, end) for start, end, _ in _marked(metadata))
+
+
+def titled_headings(metadata: Mapping[str, Any] | None) -> tuple[tuple[int, int, str], ...]:
+    """``(start, end, title)`` of every heading of ``metadata["_layout"]`` that has a
+    title (its ``titles`` run parallel to its ``headings``); malformed entries skipped."""
+    return tuple((start, end, title) for start, end, title in _marked(metadata)
+                 if title is not None)
+
+
+def _marked(metadata: Mapping[str, Any] | None) -> list[tuple[int, int, str | None]]:
     layout = (metadata or {}).get("_layout")
-    headings = layout.get("headings") if isinstance(layout, Mapping) else None
-    spans = []
-    for entry in headings if isinstance(headings, Sequence) else ():
+    if not isinstance(layout, Mapping):
+        return []
+    headings, titles = layout.get("headings"), layout.get("titles")
+    if not isinstance(headings, Sequence) or isinstance(headings, str):
+        return []
+    if not isinstance(titles, Sequence) or isinstance(titles, str) \
+            or len(titles) != len(headings):
+        titles = None
+    marked = []
+    for index, entry in enumerate(headings):
         if (isinstance(entry, Sequence) and len(entry) >= 2
                 and all(isinstance(v, int) and not isinstance(v, bool) for v in entry[:2])
                 and entry[0] <= entry[1]):
-            spans.append((entry[0], entry[1]))
-    return tuple(spans)
+            title = titles[index] if titles is not None else None
+            marked.append((entry[0], entry[1], title if isinstance(title, str) else None))
+    return marked
 
 
 def is_markup_line(text: str) -> bool:

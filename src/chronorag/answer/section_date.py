@@ -10,12 +10,12 @@ the text of an evidence item that covers the lines right under that heading.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import tzinfo
-from typing import Any
 
 from chronorag.answer.choose import stems
+from chronorag.answer.headings import titled_headings
 from chronorag.ingest.stated import is_date_line, propose
 from chronorag.model import Document, Evidence, Interval
 from chronorag.timex import sentence_mentions
@@ -49,38 +49,23 @@ def section_date(question: str, field: str, *, document: Document,
     the question names no section of it or no item shows that section's date line."""
     asked = stems(question)
     own = stems(document.title)
-    for _start, end, title in _headings(document.metadata):
+    for _start, end, title in titled_headings(document.metadata):
         words = stems(title)
         which = words - _PART_NOUNS
         # The heading names a part ("Canada Addendum") the question names too, and not
         # the document itself (its title heading).
         if not which or not which <= asked or words <= own:
             continue
-        found = _date_under(end, field, document.id, items, tz=tz)
+        found = _date_under(end, field, title, document.id, items, tz=tz)
         if found is not None:
-            return replace(found, title=title)
+            return found
     return None
 
 
-def _headings(metadata: Mapping[str, Any]) -> list[tuple[int, int, str]]:
-    layout = metadata.get("_layout")
-    if not isinstance(layout, Mapping):
-        return []
-    spans, titles = layout.get("headings"), layout.get("titles")
-    if not isinstance(spans, list) or not isinstance(titles, list) or len(spans) != len(titles):
-        return []
-    out = []
-    for span, title in zip(spans, titles, strict=True):
-        if (isinstance(span, list) and len(span) >= 2 and isinstance(title, str)
-                and all(isinstance(v, int) for v in span[:2])):
-            out.append((span[0], span[1], title))
-    return out
-
-
-def _date_under(heading_end: int, field: str, doc_id: str, items: Sequence[Evidence], *,
-                tz: tzinfo) -> SectionDate | None:
-    """The first line under a heading ending at ``heading_end``, when an item of
-    ``doc_id`` covers it and it is a date line of ``field``."""
+def _date_under(heading_end: int, field: str, title: str, doc_id: str,
+                items: Sequence[Evidence], *, tz: tzinfo) -> SectionDate | None:
+    """The first line under the heading ``title`` ending at ``heading_end``, when an item
+    of ``doc_id`` covers it and it is a date line of ``field``."""
     for item in items:
         if item.doc_id != doc_id or not item.start <= heading_end < item.end:
             continue
@@ -92,5 +77,5 @@ def _date_under(heading_end: int, field: str, doc_id: str, items: Sequence[Evide
         own = [m for m in mentions if not m.inherited and m.interval.start is not None]
         if not own:
             return None
-        return SectionDate(line[own[0].start:own[0].end], own[0].interval, line, item, "")
+        return SectionDate(line[own[0].start:own[0].end], own[0].interval, line, item, title)
     return None

@@ -115,7 +115,7 @@ def accept_versions(store: CorpusStore, ids: Sequence[str] | None, *, embedders:
             if older in doc.supersedes:
                 continue
             edited = _from_last_edit(doc)
-            if edited.valid_from is not doc.valid_from:
+            if edited is not doc:
                 dated[newer] = edited.metadata[FROM_TEXT]["valid_from"]["value"]
             changed[newer] = _linked(edited, older, overlap=chain.overlap)
             links.setdefault(newer, []).append(older)
