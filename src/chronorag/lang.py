@@ -79,6 +79,13 @@ can may must shall should no not so than then up any all also more most other su
 same each per our us we you your they them after before during until since within without
 """)
 
+# CC-CEDICT's glosses say how a sense is used ("to do sth for sb", "(lit.) ...") with
+# words that are no part of its meaning; matching them would pair any two texts.
+GLOSS_STOP_WORDS = EN_STOP_WORDS | _words("""
+sth sb sb's sth's one's oneself etc lit fig esp also used one something someone kind type
+thing person make do have get take give
+""")
+
 # A question about one's own records ("how many times did I ... last week", "我上周几点...")
 # is phrased with count, time and first-person words that no record contains.
 RECORD_QUESTION_WORDS = EN_STOP_WORDS | ZH_STOP_WORDS | _words("""

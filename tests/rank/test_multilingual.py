@@ -197,3 +197,23 @@ def test_lexical_votes_are_centred_and_follow_bm25(rows, question_cjk):
             for b, y in zip(mine, bm25, strict=True):
                 if x > y:
                     assert (votes[a] or 0.0) >= (votes[b] or 0.0)
+
+
+def test_a_dictionary_votes_between_texts_of_two_scripts():
+    """Equal vectors: for a Chinese question the English passage holding the English of
+    its words wins, and within a passage the sentence that holds them is named."""
+    judge, vectors = two_models()
+    first, second = "Firefox shows a new tab page.", "The Acceptable Use Policy forbids spam."
+    text = f"{first} {second}"
+    sentences = (Sentence("policy", 10, 0, len(first), first),
+                 Sentence("policy", 11, len(first) + 1, len(text), second))
+    policy = Hit(chunk=Chunk(id="policy", doc_id="policy", index=0, start=0, end=len(text),
+                             text=text, sentences=sentences), score=0.0)
+    for model in ("a", "b"):
+        vectors.chunks[model] = {"policy": HALF, "other": HALF}
+        vectors.sentences[model] = {"policy": np.stack([HALF, HALF])}
+    judged, other = judge.judge("可接受使用政策禁止什么？", [
+        policy, hit("other", "Firefox shows a new tab page again.", 0)])
+    assert judged is not None and other is not None
+    assert judged.score > other.score
+    assert judged.sentence == 11

@@ -1,7 +1,7 @@
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chronorag.retrieve.tokenize import cjk_ratio, is_mostly_cjk, tokenize, word_ends
+from chronorag.retrieve.tokenize import cjk_ratio, is_mostly_cjk, tokenize, word_ends, words
 
 
 def test_english_words_numbers_lowercase_no_stopwords_or_punctuation():
@@ -67,3 +67,9 @@ def test_word_ends_span_the_text(text: str) -> None:
     ends = word_ends(text)
     assert {0, len(text)} <= ends and all(0 <= e <= len(text) for e in ends)
     assert 0.0 <= cjk_ratio(text) <= 1.0
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text())
+def test_words_cut_any_text_without_losing_a_character(text):
+    assert "".join(words(text)) == text

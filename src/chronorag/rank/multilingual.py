@@ -14,6 +14,9 @@ so each signal votes with the same weight; the mean is the judge's score. Where 
 and passage share a script, the keyword retriever's bm25 votes too (``lexical_votes``): on
 ChronoQA's Chinese news the vectors alone ordered the first ten below plain hybrid
 retrieval, whose order rests on the names both texts spell (benchmarks/README.md §27).
+Where they do not, a dictionary votes instead (``gloss_votes``): the question's words read
+in the passage's language through CC-CEDICT and matched against the passage's words
+(benchmarks/README.md §49).
 
 The judge decides the order, not the level: how relevant the best passage is stays the
 dense retriever's relevance, calibrated per script pair so that a question whose subject
@@ -32,6 +35,7 @@ from typing import Protocol
 import numpy as np
 
 from chronorag.model import Hit
+from chronorag.rank.gloss import gloss_votes
 from chronorag.retrieve.base import Embedder
 from chronorag.retrieve.tokenize import is_mostly_cjk
 
@@ -99,7 +103,10 @@ class MultilingualJudge:
                 if matrix is not None and len(matrix) == len(hits[i].chunk.sentences) > 0:
                     sentence_votes[i].append((matrix @ q) / spread)
         lexical = lexical_votes(question, hits)
-        return [_one(hit, chunk_votes[i], sentence_votes[i], lexical[i])
+        glossed = gloss_votes(question, hits)
+        lexical = [same if same is not None else other
+                   for same, other in zip(lexical, glossed.passages, strict=True)]
+        return [_one(hit, chunk_votes[i], sentence_votes[i], lexical[i], glossed.sentences[i])
                 for i, hit in enumerate(hits)]
 
 
@@ -127,9 +134,9 @@ def lexical_votes(question: str, hits: Sequence[Hit]) -> list[float | None]:
 
 
 def _one(hit: Hit, chunk_votes: list[float], sentence_votes: list[np.ndarray],
-         lexical: float | None) -> Judgement | None:
+         lexical: float | None, glossed: np.ndarray | None) -> Judgement | None:
     # Each model votes with its best sentence; the sentence shown as evidence is the one
-    # the models favour together.
+    # the models favour together, with the dictionary's vote on each sentence beside them.
     votes = [*chunk_votes, *(float(v.max()) for v in sentence_votes)]
     if votes and lexical is not None:
         votes.append(lexical)
@@ -137,5 +144,8 @@ def _one(hit: Hit, chunk_votes: list[float], sentence_votes: list[np.ndarray],
         return None
     sentence = None
     if sentence_votes:
-        sentence = hit.chunk.sentences[int(np.argmax(np.sum(sentence_votes, axis=0)))].index
+        together = np.sum(sentence_votes, axis=0)
+        if glossed is not None:
+            together = together + glossed
+        sentence = hit.chunk.sentences[int(np.argmax(together))].index
     return Judgement(score=float(np.mean(votes)), sentence=sentence)

@@ -81,6 +81,11 @@ def tokenize(text: str) -> list[str]:
     return tokens
 
 
+def words(text: str) -> list[str]:
+    """``text`` cut into jieba's words (spaces and punctuation are pieces too)."""
+    return list(_segmenter().cut(text, HMM=True))
+
+
 def word_ends(text: str) -> set[int]:
     """The offsets in ``text`` where a word ends, as jieba segments it (every offset that
     ends a piece, punctuation and spaces included, and ``len(text)``)."""
