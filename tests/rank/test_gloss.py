@@ -54,3 +54,14 @@ def test_votes_over_any_text_are_centred(question, texts):
     assert len(votes.passages) == len(votes.sentences) == len(texts)
     given_votes = [v for v in votes.passages if v is not None]
     assert abs(sum(given_votes)) < 1e-6 * len(given_votes) + 1e-9
+
+
+def test_the_dictionary_is_not_read_for_passages_of_the_questions_language(monkeypatch):
+    import chronorag.rank.gloss as module
+
+    def fail(text: str) -> list[frozenset[str]]:
+        raise AssertionError("read the dictionary")
+
+    monkeypatch.setattr(module, "concepts", fail)
+    votes = gloss_votes("政策是什么？", [hit("a", "本政策适用"), hit("b", "今天天气")])
+    assert votes.passages == [None, None]

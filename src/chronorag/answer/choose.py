@@ -22,8 +22,13 @@ __all__ = ["LEAST", "MOST", "WORDED_DURATION", "ZH_WORDED_DURATION", "by_clause"
 # A length of time said in words: "for the duration of the payment term", "for as long
 # as your account is active", "within its defined window". The phrase runs to the end of
 # its clause (a mark, or "or" / "and" / "but" starting another), at most ten words past
-# its head.
+# its head. "Until …" names the event that ends it, and that event is often two joined by
+# "or" ("until they expire or are deleted", "until the end of the current Parliament or if
+# either of the parties withdraws"): it runs to the next mark, and when none comes within
+# twenty words it is no span.
+_WORD_ON = r"[^\s,;:.()“”\"!?]+"
 WORDED_DURATION = re.compile(
+    rf"\b(?:until|till)(?:\s+{_WORD_ON}){{1,20}}(?=\s*(?:[,;:.()“”\"!?]|$))|"
     r"\b(?:(?:for|during|throughout)\s+(?:as\s+long\s+as|the\s+(?:duration|length|life|"
     r"lifetime|period|term|rest|remainder|span)\s+of|the\s+(?:current|remaining|entire|"
     r"whole|same|applicable|relevant)\s+(?:[a-z]+\s+){0,2}?(?:period|term|cycle))|within\s+"

@@ -43,8 +43,9 @@ def gloss_votes(question: str, hits: Sequence[Hit]) -> GlossVotes:
     sentences: list[np.ndarray | None] = [None] * len(hits)
     script = is_mostly_cjk(question)
     other = [i for i, h in enumerate(hits) if is_mostly_cjk(h.chunk.text) != script]
-    wanted = [c for c in dict.fromkeys(concepts(question)) if c]
-    if not other or not wanted:
+    # The dictionary is read only when some passage needs it.
+    wanted = [c for c in dict.fromkeys(concepts(question)) if c] if other else []
+    if not wanted:
         return GlossVotes(passages, sentences)
     # A chunk's words are its sentences' words; a chunk without sentences is one.
     bags = {i: [_bag(s.text) for s in hits[i].chunk.sentences] or [_bag(hits[i].chunk.text)]
