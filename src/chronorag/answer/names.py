@@ -45,11 +45,12 @@ NOT_NAMES = OVERLAP_STOP_WORDS | frozenset({
 
 def names(question: str, sentence: str) -> str | None:
     """The one run of capitalised words (joined by "and", "or" or commas) the question does not
-    name; None when there is none or more than one. A run made only of the question's
+    name, without the initials in brackets that may follow it; None when there is none or
+    more than one. A run made only of the question's
     words is no answer to it: "our Data Protection Officer, Dr. Maria Keller", asked "who
     is the Data Protection Officer", names Dr. Maria Keller."""
     asked = {_owner(w) for w in re.findall(r"[\w'’]+", question)}
-    runs = []
+    runs: list[re.Match[str]] = []
     for found in _TITLED.finditer(sentence):
         words = [_owner(w.strip(".,'’")) for w in found.group(0).split()]
         if all(w in asked or w in NOT_NAMES for w in words):
@@ -57,9 +58,16 @@ def names(question: str, sentence: str) -> str | None:
         # One capitalised word opening the sentence is as likely a common word; a run
         # whose initials the question says ("Virtual Private Network", asked "VPN")
         # is the question's own thing.
+        # A run opening the sentence before a colon is its label ("Cloud Storage
+        # Provider: We use …"), the kind of thing, not its name.
+        if found.start() == 0 and sentence[found.end():].lstrip().startswith(":"):
+            continue
         if (found.start() == 0 and len(words) == 1) or (
                 len(words) > 1 and "".join(w[0] for w in words if w not in NOT_NAMES)
                 in asked):
+            continue
+        if runs and _abbreviates(found.group(0), runs[-1].group(0),
+                                 sentence[runs[-1].end():found.start()]):
             continue
         runs.append(found)
     kind = WHICH_NAMED.search(question)
@@ -81,6 +89,14 @@ def names(question: str, sentence: str) -> str | None:
     # "Mozilla and its affiliates": a party named with those it stands for is one party.
     kin = _KIN.match(sentence, end)
     return _bare(sentence[joined[0].start():kin.end() if kin else end])
+
+
+def _abbreviates(run: str, name: str, between: str) -> bool:
+    """Whether ``run`` is ``name``'s initials in brackets right after it: "Amazon Web
+    Services (AWS)" names one thing, and the name says it whole."""
+    initials = "".join(w[0] for w in name.split() if w.lower() not in NOT_NAMES)
+    return between.strip() == "(" and run.upper() == run and run == initials.upper() \
+        and len(run) > 1
 
 
 def _owner(word: str) -> str:

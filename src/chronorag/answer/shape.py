@@ -38,7 +38,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from chronorag.answer.called import asks_called, called_span
-from chronorag.answer.cells import row_cell, time_cell
+from chronorag.answer.cells import is_row, row_cell, time_cell
 from chronorag.answer.choose import (
     LEAST,
     MOST,
@@ -60,6 +60,7 @@ from chronorag.answer.zh_quantity import (
     zh_number,
 )
 from chronorag.lang import EN_STOP_WORDS, HAN
+from chronorag.retrieve.tokenize import is_mostly_cjk
 from chronorag.timex.extract import extract
 
 
@@ -176,6 +177,12 @@ _PHONE_QUESTION = re.compile(r"\b(?:(?:tele)?phone|fax)\s+number\b|\bnumber\s+(?
 _PHONE = re.compile(r"(?<![\w.])\+?\(?\d{1,4}\)?(?:[\s.-]\(?\d{2,4}\)?){2,4}(?![\w.-]*\d)")
 _WHO_QUESTION = re.compile(r"(?:^|[,;:]\s*)(?:who|whom|whose)\b|\bby\s+whom\b",
                            re.IGNORECASE)
+# "谁", "哪家", "哪个公司 / 服务商 / 国家": a Chinese question for a party or a place. Its
+# name is looked for only in a sentence mostly in another script that is no table row
+# (``span_of``): a Chinese sentence's one run of Latin capitals ("CEO", "NBA") is seldom
+# the party asked for.
+ZH_NAMED = re.compile(r"谁|哪一?家|哪一?[个位](?:公司|企业|机构|组织|服务商|供应商|提供商|"
+                      r"厂商|平台|银行|国家|城市|法院|州)")
 _YES_NO = re.compile(
     r"^\s*(?:is|are|was|were|am|do|does|did|can|could|may|might|will|would|shall|should|"
     r"has|have|had|must)\b|(?:吗|(?<![什怎那这多要])么|是否|能否|可否|是不是|有没有|能不能|可不可以|会不会)"
@@ -206,7 +213,7 @@ def wanted(question: str) -> Want:
         return Want.NAME
     if _WHERE_TO_LOOK.search(question) or _EMAIL_QUESTION.search(question):
         return Want.LINK
-    return Want.SENTENCE
+    return Want.NAME if ZH_NAMED.search(question) else Want.SENTENCE
 
 
 def short_answer(question: str, sentence: str, *, now: datetime | None = None) -> str:
@@ -238,6 +245,10 @@ def span_of(want: Want, question: str, sentence: str, *, now: datetime | None) -
         return _date(sentence, now=now) or _relative_wait(question, sentence)
     if want is Want.NAME:
         if not asks_called(question):
+            # A table row's names are its cells, and a Chinese question names none of
+            # an English row's headers (``row_cell`` found none): no cell is the answer.
+            if ZH_NAMED.search(question) and (is_mostly_cjk(sentence) or is_row(sentence)):
+                return None
             return names(question, sentence)
         # "五年前华为发布的报告叫什么？" over "…发布全球产业展望GIV 2025…": no "called" to read
         # the name after, and a run of capitals ("GIV") may be half of it; only a question
