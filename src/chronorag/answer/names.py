@@ -63,8 +63,7 @@ def names(question: str, sentence: str) -> str | None:
         if found.start() == 0 and sentence[found.end():].lstrip().startswith(":"):
             continue
         if (found.start() == 0 and len(words) == 1) or (
-                len(words) > 1 and "".join(w[0] for w in words if w not in NOT_NAMES)
-                in asked):
+                len(words) > 1 and _initials(words) in asked):
             continue
         if runs and _abbreviates(found.group(0), runs[-1].group(0),
                                  sentence[runs[-1].end():found.start()]):
@@ -94,9 +93,14 @@ def names(question: str, sentence: str) -> str | None:
 def _abbreviates(run: str, name: str, between: str) -> bool:
     """Whether ``run`` is ``name``'s initials in brackets right after it: "Amazon Web
     Services (AWS)" names one thing, and the name says it whole."""
-    initials = "".join(w[0] for w in name.split() if w.lower() not in NOT_NAMES)
-    return between.strip() == "(" and run.upper() == run and run == initials.upper() \
+    initials = _initials([_owner(w) for w in name.split()])
+    return between.strip() == "(" and run.upper() == run and run.lower() == initials \
         and len(run) > 1
+
+
+def _initials(words: list[str]) -> str:
+    """The first letters of lower-cased ``words`` that are not ``NOT_NAMES``."""
+    return "".join(w[0] for w in words if w not in NOT_NAMES)
 
 
 def _owner(word: str) -> str:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
+import numpy as np
+
 from chronorag.errors import ConfigError
 from chronorag.model import Hit, Query
 
@@ -33,3 +35,14 @@ def named_score(hit: Hit, name: str) -> float:
             f"chunk {hit.chunk.id} has no {name!r} score: the {writer} before this stage "
             f"must set scores[{name!r}] (see chronorag.model.Hit); use a registered one or "
             "fix the plug-in") from None
+
+
+def zscores(values: Sequence[float]) -> np.ndarray | None:
+    """``values`` as z-scores, for a signal that votes beside others in units of its own
+    spread; None when they do not differ (a spread of rounding error only): such a signal
+    says no value more than another."""
+    array = np.asarray(values, dtype=float)
+    centre, spread = float(array.mean()), float(array.std())
+    if spread <= 1e-9 * max(1.0, abs(centre)):
+        return None
+    return (array - centre) / spread

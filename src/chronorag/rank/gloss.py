@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from chronorag.model import Hit
+from chronorag.rank.base import zscores
 from chronorag.retrieve.glossary import concepts
 from chronorag.retrieve.tokenize import is_mostly_cjk
 
@@ -57,24 +58,17 @@ def gloss_votes(question: str, hits: Sequence[Hit]) -> GlossVotes:
     def score(bag: frozenset[str]) -> float:
         return sum(w for c, w in zip(wanted, weights, strict=True) if c & bag)
 
-    for i, value in zip(other, _z([score(whole[i]) for i in other]), strict=True):
-        passages[i] = None if value is None else float(value)
+    # Values that do not differ give no vote rather than an equal one, which would only
+    # dilute the models' votes.
+    votes = zscores([score(whole[i]) for i in other])
+    if votes is not None:
+        for k, i in enumerate(other):
+            passages[i] = float(votes[k])
     for i in other:
         if hits[i].chunk.sentences:
-            values = _z([score(bag) for bag in bags[i]])
-            sentences[i] = None if values[0] is None else np.array(values, dtype=float)
+            sentences[i] = zscores([score(bag) for bag in bags[i]])
     return GlossVotes(passages, sentences)
 
 
 def _bag(text: str) -> frozenset[str]:
     return frozenset().union(*concepts(text))
-
-
-def _z(values: list[float]) -> list[float | None]:
-    """``values`` as z-scores; all None when they do not differ (no vote is better than
-    an equal one, which would only dilute the models' votes)."""
-    array = np.array(values, dtype=float)
-    centre, spread = float(array.mean()), float(array.std())
-    if spread <= 1e-9 * max(1.0, abs(centre)):
-        return [None] * len(values)
-    return [float(v) for v in (array - centre) / spread]

@@ -35,6 +35,7 @@ from typing import Protocol
 import numpy as np
 
 from chronorag.model import Hit
+from chronorag.rank.base import zscores
 from chronorag.rank.gloss import gloss_votes
 from chronorag.retrieve.base import Embedder
 from chronorag.retrieve.tokenize import is_mostly_cjk
@@ -122,14 +123,10 @@ def lexical_votes(question: str, hits: Sequence[Hit]) -> list[float | None]:
     out: list[float | None] = [None] * len(hits)
     if not any("bm25" in hits[i].scores for i in same):
         return out
-    values = np.array([hits[i].scores.get("bm25", 0.0) for i in same], dtype=float)
-    centre, spread = float(values.mean()), float(values.std())
-    # Equal scores have a spread of rounding error only: no vote says more than another.
-    if spread <= 1e-9 * max(1.0, abs(centre)):
-        spread = 1.0
-        values = np.full_like(values, centre)
-    for i, value in zip(same, values, strict=True):
-        out[i] = float((value - centre) / spread)
+    votes = zscores([hits[i].scores.get("bm25", 0.0) for i in same])
+    # Equal scores: no vote says more than another, so each passage votes 0.
+    for k, i in enumerate(same):
+        out[i] = 0.0 if votes is None else float(votes[k])
     return out
 
 

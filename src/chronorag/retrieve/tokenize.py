@@ -90,7 +90,7 @@ def word_ends(text: str) -> set[int]:
     """The offsets in ``text`` where a word ends, as jieba segments it (every offset that
     ends a piece, punctuation and spaces included, and ``len(text)``)."""
     ends, at = {0}, 0
-    for piece in _segmenter().cut(text, HMM=True):
+    for piece in words(text):
         at += len(piece)
         ends.add(at)
     return ends
