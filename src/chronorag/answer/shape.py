@@ -136,8 +136,11 @@ _HOW_MEASURE = re.compile(
     r"\b(?:below|above|under|over)\s+what\b|"
     r"\bwhat\s+(?:is|was|would\s+be)\s+the\s+(?:most|least)\b",
     re.IGNORECASE)
+# A period bounded in the question ("in the time period from 880 to 887, what was …")
+# is the time asked about, not a length asked for.
 _DURATION_QUESTION = re.compile(
-    r"\bhow\s+long\b|\bwindow\b|\bperiod\b|\bdeadline\b|\btime\s+limit\b|多久|多长时间|"
+    r"\bhow\s+long\b|\bwindow\b|\bperiod\b(?!\s+(?:from|between|before|after|until|since)\b)|"
+    r"\bdeadline\b|\btime\s+limit\b|多久|多长时间|"
     r"期限|时限|几天内|多少天内", re.IGNORECASE)
 # Asks for a length of time even in the words of a quantity ("how much notice").
 _TIME_QUESTION = re.compile(
