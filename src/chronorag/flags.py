@@ -43,11 +43,14 @@ class Flag(enum.StrEnum):
     RERANK_CUT_SHORT = "rerank_cut_short"
     RERANK_SKIPPED_CJK = "rerank_skipped_cjk"
     # A Chinese passage of a document that names none of the Latin-letter names the
-    # question spells ("GitHub") while a passage in another script does: read after the
-    # rest (``rank.spelled``).
+    # question spells ("GitHub") while a passage in another script does, or a passage in
+    # the question's script while the question names a document in the other by its
+    # title: read after the rest (``rank.spelled``).
     NAMES_ABSENT = "names_absent"
     # A passage of the document whose whole title the question says, moved before the
-    # others at the answer stage (``answer.titled``).
+    # others at the answer stage (``answer.titled``); or of a document in another script
+    # the question names by its title in words of its own ("可接受使用政策": "Acceptable
+    # Use Policy"), read first and moved first (``pipeline.named``).
     TITLE_NAMED = "title_named"
 
     # An evidence item that cannot decide (``answer.evidence``, ``answer.headings``).

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime
 
 import pytest
@@ -118,3 +119,15 @@ def test_build_answer_answers_from_the_named_document() -> None:
     plain = build_answer(_query("How long do developers have to cancel?"), hits,
                          documents=documents, min_semantic=0.5)
     assert plain.answer == "30 days" and plain.evidence[0].doc_id == "tos"
+
+
+def test_a_document_the_search_found_named_in_another_script_goes_first() -> None:
+    asked = "如果有人违反了 Mozilla 的可接受使用政策，Mozilla 保留了采取哪些措施的权利？"
+    aup = item("Acceptable Use Policy", "Mozilla reserves the right to remove any content.")
+    tos = item("Mozilla 订阅服务 | 服务条款", "您对本服务的使用将遵守 Mozilla 的可接受使用政策。")
+    items = [tos, replace(aup, flags=(Flag.TITLE_NAMED,))]
+    out = named_first(asked, items, relevant=[True, True])
+    assert [e.title for e in out] == ["Acceptable Use Policy", "Mozilla 订阅服务 | 服务条款"]
+    assert out[0].flags.count(Flag.TITLE_NAMED) == 1
+    # Unflagged, the title is only a kind of document and names nothing.
+    assert named_first(asked, [items[0], aup], relevant=[True, True]) == [items[0], aup]

@@ -1,16 +1,20 @@
 """Passages in another script that spell a Chinese question's Latin names join the
-candidates when no candidate spells them (``pipeline.named``)."""
+candidates when no candidate spells them; the passages of a document a question names by
+its title in another script go first (``pipeline.named``)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from chronorag.flags import Flag
 from chronorag.model import Chunk, Hit, Query, Understanding
-from chronorag.pipeline.named import spelled_elsewhere
+from chronorag.pipeline.named import names_title, spelled_elsewhere, titled_elsewhere
+from chronorag.retrieve.glossary import concepts
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
 ASKED = "2021 年 10 月时，按照 GitHub 当时的隐私声明，新用户的邮箱地址默认是设为私密的吗？"
@@ -96,3 +100,78 @@ def test_candidates_are_kept_first_and_nothing_is_repeated(
     assert got[:len(candidates)] == candidates
     assert len(got) - len(candidates) <= limit
     assert len({h.chunk.id for h in got}) == len(got)
+
+
+AUP_ASKED = "如果有人违反了 Mozilla 的可接受使用政策，Mozilla 保留了采取哪些措施的权利？"
+TITLES = {"tos-zh": "Mozilla 订阅服务 | 服务条款", "aup-en": "Acceptable Use Policy",
+          "notice-en": "Firefox Privacy Notice"}
+POOL = [hit("tos-zh", "您对本服务的使用将遵守 Mozilla 的可接受使用政策。"),
+        hit("notice-en", "Mozilla may infer your country from your IP address.")]
+AUP = hit("aup-en", "Mozilla reserves the right to remove any content or suspend any users.")
+
+
+def test_a_title_is_named_by_concepts_in_its_order() -> None:
+    asked = concepts(AUP_ASKED)
+    assert names_title(asked, concepts("Acceptable Use Policy"))
+    # Its words in another order, one word alone, a title the question does not say.
+    assert not names_title(asked, concepts("Policy of Acceptable Use"))
+    assert not names_title(asked, concepts("Policy"))
+    assert not names_title(asked, concepts("Firefox Privacy Notice"))
+    assert names_title(concepts("According to the AMO policies, whose content is hosted?"),
+                       concepts("AMO 政策"))
+
+
+def test_the_document_named_by_its_title_in_another_script_goes_first() -> None:
+    got = titled_elsewhere(query(AUP_ASKED), POOL, titles=TITLES,
+                           deeper=Deeper([*POOL, AUP]), depth=1000, limit=10)
+    assert [h.chunk.id for h in got] == ["aup-en", "tos-zh", "notice-en"]
+    assert Flag.TITLE_NAMED in got[0].flags
+    assert not any(Flag.TITLE_NAMED in h.flags for h in got[1:])
+
+
+def test_a_title_in_the_questions_own_script_or_no_crowding_moves_nothing() -> None:
+    own = {**TITLES, "aup-zh": "可接受使用政策"}
+    english = [POOL[1]]
+    for titles, pool in [(own, POOL), (TITLES, english)]:
+        deeper = Deeper([*pool, AUP])
+        assert titled_elsewhere(query(AUP_ASKED), pool, titles=titles, deeper=deeper,
+                                depth=1000, limit=10) == pool
+    # The named document's own passages are in the question's script (a Chinese page
+    # titled in English): it is no document elsewhere.
+    page = [*POOL, hit("aup-en", "违反本政策的内容将被删除。")]
+    assert titled_elsewhere(query(AUP_ASKED), page, titles=TITLES,
+                            deeper=Deeper([*page, AUP]), depth=1000, limit=10) == page
+    assert titled_elsewhere(query("这份文件讲的是什么？"), POOL, titles=TITLES,
+                            deeper=Deeper([*POOL, AUP]), depth=1000, limit=10) == POOL
+    assert titled_elsewhere(query(AUP_ASKED), POOL, titles=TITLES,
+                            deeper=Deeper([*POOL, AUP]), depth=0, limit=10) == POOL
+
+
+@given(st.text(max_size=60), st.lists(st.tuples(st.text(max_size=20), st.text(max_size=60)),
+                                      max_size=6))
+def test_any_titles_and_pool_are_reordered_never_cut(question: str,
+                                                     rows: list[tuple[str, str]]) -> None:
+    pool = [hit(f"c{i}", text) for i, (_, text) in enumerate(rows)]
+    titles = {f"c{i}": title for i, (title, _) in enumerate(rows)}
+    got = titled_elsewhere(query(question), pool, titles=titles, deeper=Deeper(pool),
+                           depth=20, limit=5)
+    assert sorted(h.chunk.id for h in got) == sorted(h.chunk.id for h in pool)
+
+
+def test_a_named_candidate_gathers_nothing_more() -> None:
+    more = hit("aup-en-2", "You may not use any Mozilla service to harm users.")
+    deeper = Deeper([*POOL, AUP, more])
+    pool = [*POOL, AUP]
+    got = titled_elsewhere(query(AUP_ASKED), pool, titles={**TITLES, "aup-en-2": "x"},
+                           deeper=deeper, depth=1000, limit=10)
+    assert [h.chunk.id for h in got] == ["aup-en", "tos-zh", "notice-en"]
+    assert deeper.depths == []
+
+
+@pytest.mark.parametrize("asked", [
+    "在 AMO 上分享的扩展，除了可接受使用政策以外，还必须符合哪个协议？",
+    "除可接受使用政策外，AMO 上的扩展还必须符合哪个协议？",
+])
+def test_a_title_the_question_sets_aside_names_nothing(asked: str) -> None:
+    assert titled_elsewhere(query(asked), POOL, titles=TITLES, deeper=Deeper([*POOL, AUP]),
+                            depth=1000, limit=10) == POOL

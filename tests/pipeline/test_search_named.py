@@ -1,5 +1,6 @@
 """The search gathers passages in another script for the Latin names of a Chinese question
-that no candidate spells, inside the asker's privacy scope (``pipeline.named``)."""
+that no candidate spells, inside the asker's privacy scope, and reads first the document a
+question names by its title in another script (``pipeline.named``), in every backend."""
 
 from __future__ import annotations
 
@@ -31,13 +32,13 @@ RECORDS = [
 ]
 
 
-@pytest.fixture(scope="module", params=["sqlite", "postgres"])
-def engine(request: pytest.FixtureRequest,
-           tmp_path_factory: pytest.TempPathFactory) -> Iterator[Engine]:
-    """The store in each backend: PostgreSQL reads the dense list inside the database."""
+def open_engine(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory,
+                records: list[dict[str, str]]) -> Iterator[Engine]:
+    """A store of ``records`` in the backend ``request.param``: PostgreSQL reads the dense
+    list inside the database."""
     folder = tmp_path_factory.mktemp("named")
     corpus = folder / "corpus.jsonl"
-    corpus.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in RECORDS),
+    corpus.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records),
                       encoding="utf-8")
     if request.param == "postgres":
         server = request.getfixturevalue("pg_server")
@@ -56,6 +57,12 @@ def engine(request: pytest.FixtureRequest,
         server.drop(database)
 
 
+@pytest.fixture(scope="module", params=["sqlite", "postgres"])
+def engine(request: pytest.FixtureRequest,
+           tmp_path_factory: pytest.TempPathFactory) -> Iterator[Engine]:
+    yield from open_engine(request, tmp_path_factory, RECORDS)
+
+
 def test_the_named_source_is_gathered_and_read_first(engine: Engine) -> None:
     query = engine.query(ASKED, Asking(now=NOW, k=20))
     plain = engine.retrieve(query, config=replace(engine.config, names_depth=0))
@@ -72,3 +79,46 @@ def test_a_passage_outside_the_askers_scope_is_never_gathered(engine: Engine) ->
         assert "someone-elses-note" not in {h.chunk.doc_id for h in engine.retrieve(query).hits}
     query = engine.query(ASKED, Asking(now=NOW, k=20, user="bob"))
     assert "someone-elses-note" in {h.chunk.doc_id for h in engine.retrieve(query).hits}
+
+
+TITLE_ASKED = "如果有人违反了可接受使用政策，会受到什么处理？"
+# Chinese passages that mention the policy, enough to fill every candidate place.
+MENTIONS = [f"第{i}条：您对本服务的使用将遵守可接受使用政策，违反的处理见第{i + 1}条。"
+            for i in range(8)]
+TITLED = [
+    *({"id": f"tos-{i}", "title": "服务条款", "text": text} for i, text in enumerate(MENTIONS)),
+    {"id": "aup", "title": "Acceptable Use Policy",
+     "text": "Mozilla reserves the right to remove any content or suspend any users."},
+]
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgres"])
+def titled(request: pytest.FixtureRequest,
+           tmp_path_factory: pytest.TempPathFactory) -> Iterator[Engine]:
+    yield from open_engine(request, tmp_path_factory, TITLED)
+
+
+def test_the_document_named_by_its_title_elsewhere_is_read_first(titled: Engine) -> None:
+    query = titled.query(TITLE_ASKED, Asking(now=NOW, k=20))
+    plain = titled.retrieve(query, config=replace(titled.config, names_depth=0))
+    assert "aup" not in {h.chunk.doc_id for h in plain.hits}
+    ranked = titled.retrieve(query)
+    assert ranked.hits[0].chunk.doc_id == "aup"
+    assert Flag.TITLE_NAMED in ranked.hits[0].flags
+    assert all(Flag.NAMES_ABSENT in h.flags for h in ranked.hits[1:])
+    assert titled.ask(TITLE_ASKED, Asking(now=NOW, k=5)).evidence[0].doc_id == "aup"
+
+
+def test_a_new_title_in_the_questions_script_is_read_at_once(titled: Engine,
+                                                             tmp_path: Path) -> None:
+    extra = tmp_path / "more.jsonl"
+    extra.write_text(json.dumps({"id": "aup-zh", "title": "可接受使用政策",
+                                 "text": "违反本政策的内容将被删除。"}, ensure_ascii=False) + "\n",
+                     encoding="utf-8")
+    titled.ingest([extra], now=NOW)
+    try:
+        # A document in the question's own script has the title now: nothing is moved.
+        ranked = titled.retrieve(titled.query(TITLE_ASKED, Asking(now=NOW, k=20)))
+        assert not any(Flag.TITLE_NAMED in h.flags for h in ranked.hits)
+    finally:
+        titled.delete(["aup-zh"])

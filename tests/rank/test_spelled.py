@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime
 
 from hypothesis import given
@@ -86,3 +87,14 @@ def test_any_pool_is_reordered_never_cut(question: str, texts: list[tuple[str, s
     hits = [hit(f"c{i}", text, doc) for i, (text, doc) in enumerate(texts)]
     got = NamesPrerank().rerank(query(question), hits)
     assert sorted(h.chunk.id for h in got) == sorted(h.chunk.id for h in hits)
+
+
+def test_a_document_named_by_title_goes_first_and_the_questions_script_behind() -> None:
+    asked = "违反可接受使用政策会怎样？"
+    pool = [hit("tos", "您对本服务的使用将遵守可接受使用政策。", "tos-zh"),
+            hit("notice", "Mozilla may infer your country.", "notice-en"),
+            replace(hit("aup", "Mozilla may remove any content.", "aup-en"),
+                    flags=(Flag.TITLE_NAMED,))]
+    got = NamesPrerank().rerank(query(asked), pool)
+    assert [h.chunk.id for h in got] == ["aup", "notice", "tos"]
+    assert [Flag.NAMES_ABSENT in h.flags for h in got] == [False, False, True]

@@ -11,6 +11,8 @@ order as the title does (capitals included: "Terms of Use" names a document, "te
 use" may describe any), with nothing but joining words between, so "Firefox Focus Terms
 of Use" says no "Firefox Terms of Use"; a title with Chinese in it is said as one piece
 (Firefox 使用条款). A title of a kind of document alone ("Terms of Service") names none.
+A document the search found named by its title in another script (its passages flagged
+``title_named``, ``pipeline.named``) counts as said.
 Nothing is moved when no title, or two different titles of one length, are said, or when
 the first passage stays (``_kept``).
 """
@@ -40,7 +42,11 @@ def named_first(question: str, items: Sequence[Evidence], *, relevant: Sequence[
     """``items`` with the relevant passages of the document whose title ``question`` says
     first (see the module docstring); ``relevant`` says which items may move."""
     titled = {item.title for item, ok in zip(items, relevant, strict=True) if ok}
-    said = {title for title in titled if says_title(question, title)}
+    # The search flags the passages of a document the question names by its title in
+    # another script ("可接受使用政策": "Acceptable Use Policy", ``pipeline.named``).
+    said = {title for title in titled if says_title(question, title)} | {
+        item.title for item, ok in zip(items, relevant, strict=True)
+        if ok and Flag.TITLE_NAMED in item.flags}
     if not said:
         return list(items)
     longest = max(_size(t) for t in said)
@@ -49,7 +55,7 @@ def named_first(question: str, items: Sequence[Evidence], *, relevant: Sequence[
         return list(items)
     moved = {i for i, (item, ok) in enumerate(zip(items, relevant, strict=True))
              if ok and item.title == titles[0]}
-    first = [replace(items[i], flags=(*items[i].flags, Flag.TITLE_NAMED)) for i in sorted(moved)]
+    first = [_flagged(items[i]) for i in sorted(moved)]
     return [*first, *(item for i, item in enumerate(items) if i not in moved)]
 
 
@@ -87,6 +93,12 @@ def _kept(question: str, first: Evidence, title: str) -> bool:
 def _pieces(text: str) -> list[str]:
     # Words a title joins its name with ("of", "and", "the") a question may leave out.
     return [p for p in _PIECE.findall(text) if p.lower() not in EN_STOP_WORDS]
+
+
+def _flagged(item: Evidence) -> Evidence:
+    if Flag.TITLE_NAMED in item.flags:
+        return item
+    return replace(item, flags=(*item.flags, Flag.TITLE_NAMED))
 
 
 def _size(title: str) -> int:

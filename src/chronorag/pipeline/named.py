@@ -1,4 +1,5 @@
-"""Candidates in another script for the names a Chinese question spells in Latin letters.
+"""Candidates in another script for the names a Chinese question spells in Latin letters,
+and for the titles a question says in its own language.
 
 A multilingual model puts a Chinese question nearer to any Chinese passage than to an
 English one: for "2021 年 10 月时，按照 GitHub 当时的隐私声明，新用户的邮箱地址默认是设为私密
@@ -11,17 +12,38 @@ that spell it; they follow the candidates, and the pre-rank "names" (``rank.spel
 decides whether they are read first. A name some candidate spells gathers nothing: the
 Chinese policies that say "Firefox" already answer questions about Firefox, and their
 English twins must not be gathered beside them.
+
+A question can name a document by its title in its own words: "如果有人违反了 Mozilla 的
+可接受使用政策……" asks about the English "Acceptable Use Policy", while the Chinese
+passages that only *mention* that policy fill the candidates. Read through the dictionary
+(``retrieve.glossary``), the question says that title whole, its words in the title's
+order (``names_title``). When it says a title in the other script and none in its own,
+and passages in its own script crowd the pool, the named document's passages (those of
+the dense list gathered when none is a candidate) go first, flagged ``title_named``; the
+pre-rank "names" keeps them first, and the answer puts them before the rest.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import functools
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 
+from chronorag.flags import Flag
+from chronorag.lang import has_han
 from chronorag.model import Hit, Query
 from chronorag.rank.spelled import naming, spelled_by, spelled_names
+from chronorag.retrieve.glossary import concepts
 from chronorag.retrieve.tokenize import is_mostly_cjk
 
-__all__ = ["spelled_elsewhere"]
+__all__ = ["names_title", "spelled_elsewhere", "titled_elsewhere"]
+
+# What a question sets aside ("除了可接受使用政策以外，还必须符合哪个协议？", "Besides the
+# Acceptable Use Policy, which …"): a title said there is not the one asked about.
+_EXCLUDED = re.compile(r"除了?[^，,。？?]*?(?:以外|之外|外)|"
+                       r"\b(?:besides|apart\s+from|aside\s+from|other\s+than|except(?:\s+for)?|"
+                       r"in\s+addition\s+to)\b[^,.;?]*", re.IGNORECASE)
 
 
 def spelled_elsewhere(query: Query, hits: Sequence[Hit], *,
@@ -41,3 +63,57 @@ def spelled_elsewhere(query: Query, hits: Sequence[Hit], *,
     found = [h for h in deeper(depth) if h.chunk.id not in have
              and spells.search(h.chunk.text) and not is_mostly_cjk(h.chunk.text)]
     return [*hits, *found[:limit]]
+
+
+def titled_elsewhere(query: Query, hits: Sequence[Hit], *, titles: Mapping[str, str],
+                     deeper: Callable[[int], Sequence[Hit]], depth: int,
+                     limit: int) -> list[Hit]:
+    """``hits`` with the passages of the documents in another script that the question
+    names by title first, flagged ``title_named`` (those of ``deeper(depth)`` gathered
+    when no hit is one), the rest after them; ``hits`` as they are when the question
+    names no such title, or one in its own script (see ``names_title``)."""
+    if depth <= 0 or limit <= 0 or not hits:
+        return list(hits)
+    cjk = is_mostly_cjk(query.text)
+    if not any(is_mostly_cjk(h.chunk.text) == cjk for h in hits):
+        return list(hits)  # nothing in the question's script crowds the pool
+    other = {i: t for i, t in titles.items() if has_han(t) != cjk}
+    if not other:
+        return list(hits)
+    asked = concepts(_EXCLUDED.sub(" ", query.text))
+    named = {i for i, t in other.items() if names_title(asked, _concepts(t))}
+    if not named or any(names_title(asked, _concepts(t)) for i, t in titles.items()
+                        if i not in other) or any(
+            h.chunk.doc_id in named and is_mostly_cjk(h.chunk.text) == cjk for h in hits):
+        # The question names a document of its own script (by a title in that script,
+        # or in the other, as Chinese pages titled in English are).
+        return list(hits)
+    first = [h for h in hits if h.chunk.doc_id in named]
+    if not first:
+        # Gathered only when no candidate is of a named document: once one is, more of
+        # its passages would crowd out the rest of the pool.
+        have = {h.chunk.id for h in hits}
+        first = [h for h in deeper(depth) if h.chunk.doc_id in named
+                 and h.chunk.id not in have and is_mostly_cjk(h.chunk.text) != cjk][:limit]
+    if not first:
+        return list(hits)
+    ahead = {h.chunk.id for h in first}
+    return [*(replace(h, flags=(*h.flags, Flag.TITLE_NAMED)) for h in first),
+            *(h for h in hits if h.chunk.id not in ahead)]
+
+
+def names_title(asked: Sequence[frozenset[str]], title: Sequence[frozenset[str]]) -> bool:
+    """Whether a question (``asked``, its concepts) says a title of two or more concepts
+    whole: one concept of the question after another matching the title's in its order,
+    so "可接受使用政策" says "Acceptable Use Policy", and "Mozilla 的隐私政策" no "Privacy
+    Notice". One concept alone ("Policy", "条款") names no document."""
+    size = len(title)
+    if size < 2:
+        return False
+    return any(all(asked[i + j] & title[j] for j in range(size))
+               for i in range(len(asked) - size + 1))
+
+
+@functools.lru_cache(maxsize=65536)
+def _concepts(title: str) -> tuple[frozenset[str], ...]:
+    return tuple(concepts(title))

@@ -5,7 +5,9 @@ decides which passages are read at all. The search runs a pre-rank as a stage of
 (``SearchConfig.prerank``), the same for every reranker, built-in or plug-in.
 
 ``"names"``: a Chinese question's Latin-letter names ("GitHub") put the Chinese
-passages of documents naming none of them behind the rest (``rank.spelled``).
+passages of documents naming none of them behind the rest; the passages of a document
+the question names by its title in another script (flagged ``title_named`` by the search)
+go first (``rank.spelled``).
 
 Several pre-ranks run in turn when joined by "+" ("time+names").
 

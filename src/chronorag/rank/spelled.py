@@ -12,6 +12,10 @@ only passages in the other script spell tells the sources apart by itself: in "G
 的会话 Cookie 会保留多久？" Mozilla's Chinese policies spell "Cookie" too, but none spells
 "GitHub", so every Chinese passage goes behind. Nothing is
 removed, and a question in English, or a pool in one script, keeps its order.
+
+When the search found that the question names a document in the other script by its title
+(its passages flagged ``title_named``, ``pipeline.named``), those passages go first and
+the passages in the question's script of every other document behind, flagged.
 """
 
 from __future__ import annotations
@@ -57,6 +61,8 @@ class NamesPrerank:
     name = "names"
 
     def rerank(self, query: Query, hits: Sequence[Hit]) -> list[Hit]:
+        if any(Flag.TITLE_NAMED in h.flags for h in hits):
+            return _titled_first(query, hits)
         names = spelled_names(query.text)
         if not names:
             return list(hits)
@@ -81,6 +87,20 @@ def _telling(names: frozenset[str], hits: Sequence[Hit], chinese: set[str]
     in_chinese = spelled_by(names, [h.chunk.text for h in hits if h.chunk.id in chinese])
     return spelled_by(names - in_chinese,
                       [h.chunk.text for h in hits if h.chunk.id not in chinese])
+
+
+def _titled_first(query: Query, hits: Sequence[Hit]) -> list[Hit]:
+    """The passages of the documents the question names by title in another script
+    (``title_named``, ``pipeline.named``) first, the passages in the question's script of
+    other documents last, flagged."""
+    cjk = is_mostly_cjk(query.text)
+    titled = [h for h in hits if Flag.TITLE_NAMED in h.flags]
+    named = {h.chunk.doc_id for h in titled}
+    rest = [h for h in hits if Flag.TITLE_NAMED not in h.flags]
+    behind = [h for h in rest if h.chunk.doc_id not in named
+              and is_mostly_cjk(h.chunk.text) == cjk]
+    moved = {id(h) for h in behind}
+    return [*titled, *(h for h in rest if id(h) not in moved), *map(_flagged, behind)]
 
 
 def _flagged(hit: Hit) -> Hit:
