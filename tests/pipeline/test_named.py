@@ -175,3 +175,16 @@ def test_a_named_candidate_gathers_nothing_more() -> None:
 def test_a_title_the_question_sets_aside_names_nothing(asked: str) -> None:
     assert titled_elsewhere(query(asked), POOL, titles=TITLES, deeper=Deeper([*POOL, AUP]),
                             depth=1000, limit=10) == POOL
+
+
+def test_a_title_of_its_own_script_said_but_for_one_word_keeps_the_pool() -> None:
+    asked = "What does the Firefox privacy statement say about crash reports?"
+    assert names_title(concepts(asked), concepts("Firefox 隐私声明"))
+    assert not names_title(concepts(asked), concepts("Firefox Privacy Notice"))
+    assert names_title(concepts(asked), concepts("Firefox Privacy Notice"), spare=1)
+    pool = [hit("notice-en", "Firefox sends crash reports when you choose to.")]
+    titles = {"notice-en": "Firefox Privacy Notice", "notice-zh": "Firefox 隐私声明"}
+    deeper = Deeper([*pool, hit("notice-zh", "崩溃报告会发送给我们。")])
+    assert titled_elsewhere(query(asked), pool, titles=titles, deeper=deeper, depth=1000,
+                            limit=10) == pool
+    assert deeper.depths == []

@@ -82,11 +82,13 @@ def titled_elsewhere(query: Query, hits: Sequence[Hit], *, titles: Mapping[str, 
         return list(hits)
     asked = concepts(_EXCLUDED.sub(" ", query.text))
     named = {i for i, t in other.items() if names_title(asked, _concepts(t))}
-    if not named or any(names_title(asked, _concepts(t)) for i, t in titles.items()
+    if not named or any(names_title(asked, _concepts(t), spare=1) for i, t in titles.items()
                         if i not in other) or any(
             h.chunk.doc_id in named and is_mostly_cjk(h.chunk.text) == cjk for h in hits):
-        # The question names a document of its own script (by a title in that script,
-        # or in the other, as Chinese pages titled in English are).
+        # The question names a document of its own script: by a title in that script,
+        # even with one word said otherwise ("the Firefox privacy statement" of the
+        # "Firefox Privacy Notice", beside "Firefox 隐私声明"), or in the other, as
+        # Chinese pages titled in English are.
         return list(hits)
     first = [h for h in hits if h.chunk.doc_id in named]
     if not first:
@@ -102,16 +104,17 @@ def titled_elsewhere(query: Query, hits: Sequence[Hit], *, titles: Mapping[str, 
             *(h for h in hits if h.chunk.id not in ahead)]
 
 
-def names_title(asked: Sequence[frozenset[str]], title: Sequence[frozenset[str]]) -> bool:
+def names_title(asked: Sequence[frozenset[str]], title: Sequence[frozenset[str]], *,
+                spare: int = 0) -> bool:
     """Whether a question (``asked``, its concepts) says a title of two or more concepts
     whole: one concept of the question after another matching the title's in its order,
     so "可接受使用政策" says "Acceptable Use Policy", and "Mozilla 的隐私政策" no "Privacy
-    Notice". One concept alone ("Policy", "条款") names no document."""
-    size = len(title)
-    if size < 2:
-        return False
-    return any(all(asked[i + j] & title[j] for j in range(size))
-               for i in range(len(asked) - size + 1))
+    Notice". One concept alone ("Policy", "条款") names no document. With ``spare``, that
+    many of the title's concepts at either end may go unsaid (two are always said)."""
+    size = max(len(title) - spare, 2)
+    runs = [title[k:k + size] for k in range(len(title) - size + 1)]
+    return any(all(asked[i + j] & run[j] for j in range(size))
+               for run in runs for i in range(len(asked) - size + 1))
 
 
 @functools.lru_cache(maxsize=65536)
