@@ -68,6 +68,14 @@ def test_a_list_lead_in_gives_way_to_the_item_the_question_names() -> None:
     assert zh.sentence == "推广赌博。"
 
 
+def test_a_question_in_another_script_names_its_item_through_the_dictionary() -> None:
+    item = _asked("可以通过你们的服务推广非法赌博吗？", LIST, best=0)
+    assert item.sentence == "Engage in or promote illegal gambling,"
+    rules = "您不得利用我们的服务：\n\n发送垃圾邮件；\n\n推广赌博。"
+    zh = _asked("May I send spam through the services?", rules, best=0)
+    assert zh.sentence == "发送垃圾邮件；"
+
+
 def test_a_lead_in_stays_when_no_item_shares_a_word() -> None:
     item = _asked("Can I use the services at night?", LIST, best=0)
     assert item.sentence == "You may not use any of our services to:"

@@ -19,6 +19,8 @@ from chronorag.ingest.formats import LAYOUT_KEY, section_path
 from chronorag.lang import HAN_RE, has_han
 from chronorag.model import Chunk, Document, Evidence, Hit, Interval, Mention, Sentence
 from chronorag.rank.authority import AuthorityPrior
+from chronorag.retrieve.glossary import concepts
+from chronorag.retrieve.tokenize import is_mostly_cjk
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 
@@ -123,20 +125,32 @@ def best_sentence(question: str, chunk: Chunk, index: int | None = None, *,
     other = other_item(question, best, chunk.sentences, said=said, headings=headings)
     if other is not None:
         return other
-    chosen = _list_item(best, candidates, terms) or best.text
+    chosen = _list_item(question, best, candidates, terms) or best.text
     return named(question, chosen, [s.text for s in candidates]) or chosen
 
 
-def _list_item(lead: Sentence, candidates: Sequence[Sentence], terms: set[str]) -> str | None:
+def _list_item(question: str, lead: Sentence, candidates: Sequence[Sentence],
+               terms: set[str]) -> str | None:
     """The item of the list ``lead`` introduces ("You may not use our services to:") that
-    shares most words with the question: a lead-in says nothing alone. None when ``lead``
-    ends with no colon or no following item shares a word."""
+    shares most words with the question: a lead-in says nothing alone. A question in
+    another script than the list shares words through the dictionary (``glossary``): "伤害
+    用户…恶意代码" with "Harm users such as by using viruses … malicious codes". None when
+    ``lead`` ends with no colon or no following item shares a word."""
     if not lead.text.rstrip().endswith((":", "：")):
         return None
     items = [s for s in candidates if lead.index < s.index <= lead.index + _LIST_ITEMS]
     scored = [(len(terms & terms_of(s.text)), -s.index, s.text) for s in items]
+    if items and is_mostly_cjk(question) != is_mostly_cjk(lead.text):
+        asked = concepts(question)
+        scored = [(_glossed(asked, text), order, text) for _, order, text in scored]
     best = max(scored, default=None)
     return best[2] if best is not None and best[0] > 0 else None
+
+
+def _glossed(asked: Sequence[frozenset[str]], text: str) -> int:
+    """How many of the question's concepts ``text`` says, read through the dictionary."""
+    said = frozenset().union(*concepts(text))
+    return sum(1 for concept in asked if concept & said)
 
 
 def _heading(sentence: Sentence, document: Document | None, chunk: Chunk,
