@@ -13,7 +13,12 @@ from hypothesis import strategies as st
 
 from chronorag.flags import Flag
 from chronorag.model import Chunk, Hit, Query, Understanding
-from chronorag.pipeline.named import names_title, spelled_elsewhere, titled_elsewhere
+from chronorag.pipeline.named import (
+    Titles,
+    names_title,
+    spelled_elsewhere,
+    titled_elsewhere,
+)
 from chronorag.retrieve.glossary import concepts
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
@@ -122,7 +127,7 @@ def test_a_title_is_named_by_concepts_in_its_order() -> None:
 
 
 def test_the_document_named_by_its_title_in_another_script_goes_first() -> None:
-    got = titled_elsewhere(query(AUP_ASKED), POOL, titles=TITLES,
+    got = titled_elsewhere(query(AUP_ASKED), POOL, titles=Titles.of(TITLES),
                            deeper=Deeper([*POOL, AUP]), depth=1000, limit=10)
     assert [h.chunk.id for h in got] == ["aup-en", "tos-zh", "notice-en"]
     assert Flag.TITLE_NAMED in got[0].flags
@@ -134,16 +139,16 @@ def test_a_title_in_the_questions_own_script_or_no_crowding_moves_nothing() -> N
     english = [POOL[1]]
     for titles, pool in [(own, POOL), (TITLES, english)]:
         deeper = Deeper([*pool, AUP])
-        assert titled_elsewhere(query(AUP_ASKED), pool, titles=titles, deeper=deeper,
+        assert titled_elsewhere(query(AUP_ASKED), pool, titles=Titles.of(titles), deeper=deeper,
                                 depth=1000, limit=10) == pool
     # The named document's own passages are in the question's script (a Chinese page
     # titled in English): it is no document elsewhere.
     page = [*POOL, hit("aup-en", "违反本政策的内容将被删除。")]
-    assert titled_elsewhere(query(AUP_ASKED), page, titles=TITLES,
+    assert titled_elsewhere(query(AUP_ASKED), page, titles=Titles.of(TITLES),
                             deeper=Deeper([*page, AUP]), depth=1000, limit=10) == page
-    assert titled_elsewhere(query("这份文件讲的是什么？"), POOL, titles=TITLES,
+    assert titled_elsewhere(query("这份文件讲的是什么？"), POOL, titles=Titles.of(TITLES),
                             deeper=Deeper([*POOL, AUP]), depth=1000, limit=10) == POOL
-    assert titled_elsewhere(query(AUP_ASKED), POOL, titles=TITLES,
+    assert titled_elsewhere(query(AUP_ASKED), POOL, titles=Titles.of(TITLES),
                             deeper=Deeper([*POOL, AUP]), depth=0, limit=10) == POOL
 
 
@@ -153,7 +158,7 @@ def test_any_titles_and_pool_are_reordered_never_cut(question: str,
                                                      rows: list[tuple[str, str]]) -> None:
     pool = [hit(f"c{i}", text) for i, (_, text) in enumerate(rows)]
     titles = {f"c{i}": title for i, (title, _) in enumerate(rows)}
-    got = titled_elsewhere(query(question), pool, titles=titles, deeper=Deeper(pool),
+    got = titled_elsewhere(query(question), pool, titles=Titles.of(titles), deeper=Deeper(pool),
                            depth=20, limit=5)
     assert sorted(h.chunk.id for h in got) == sorted(h.chunk.id for h in pool)
 
@@ -162,7 +167,7 @@ def test_a_named_candidate_gathers_nothing_more() -> None:
     more = hit("aup-en-2", "You may not use any Mozilla service to harm users.")
     deeper = Deeper([*POOL, AUP, more])
     pool = [*POOL, AUP]
-    got = titled_elsewhere(query(AUP_ASKED), pool, titles={**TITLES, "aup-en-2": "x"},
+    got = titled_elsewhere(query(AUP_ASKED), pool, titles=Titles.of({**TITLES, "aup-en-2": "x"}),
                            deeper=deeper, depth=1000, limit=10)
     assert [h.chunk.id for h in got] == ["aup-en", "tos-zh", "notice-en"]
     assert deeper.depths == []
@@ -173,7 +178,8 @@ def test_a_named_candidate_gathers_nothing_more() -> None:
     "除可接受使用政策外，AMO 上的扩展还必须符合哪个协议？",
 ])
 def test_a_title_the_question_sets_aside_names_nothing(asked: str) -> None:
-    assert titled_elsewhere(query(asked), POOL, titles=TITLES, deeper=Deeper([*POOL, AUP]),
+    assert titled_elsewhere(query(asked), POOL, titles=Titles.of(TITLES),
+                            deeper=Deeper([*POOL, AUP]),
                             depth=1000, limit=10) == POOL
 
 
@@ -185,6 +191,6 @@ def test_a_title_of_its_own_script_said_but_for_one_word_keeps_the_pool() -> Non
     pool = [hit("notice-en", "Firefox sends crash reports when you choose to.")]
     titles = {"notice-en": "Firefox Privacy Notice", "notice-zh": "Firefox 隐私声明"}
     deeper = Deeper([*pool, hit("notice-zh", "崩溃报告会发送给我们。")])
-    assert titled_elsewhere(query(asked), pool, titles=titles, deeper=deeper, depth=1000,
+    assert titled_elsewhere(query(asked), pool, titles=Titles.of(titles), deeper=deeper, depth=1000,
                             limit=10) == pool
     assert deeper.depths == []

@@ -28,7 +28,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from chronorag.flags import Flag
 from chronorag.lang import has_han
@@ -37,7 +37,7 @@ from chronorag.rank.spelled import naming, spelled_by, spelled_names
 from chronorag.retrieve.glossary import concepts
 from chronorag.retrieve.tokenize import is_mostly_cjk
 
-__all__ = ["names_title", "spelled_elsewhere", "titled_elsewhere"]
+__all__ = ["Titles", "names_title", "spelled_elsewhere", "titled_elsewhere"]
 
 # What a question sets aside ("除了可接受使用政策以外，还必须符合哪个协议？", "Besides the
 # Acceptable Use Policy, which …"): a title said there is not the one asked about.
@@ -65,7 +65,21 @@ def spelled_elsewhere(query: Query, hits: Sequence[Hit], *,
     return [*hits, *found[:limit]]
 
 
-def titled_elsewhere(query: Query, hits: Sequence[Hit], *, titles: Mapping[str, str],
+@dataclass(frozen=True)
+class Titles:
+    """A store's document titles by id, those with Chinese in them apart (read once per
+    generation: a question looks only at the titles in the other script)."""
+
+    chinese: Mapping[str, str]
+    other: Mapping[str, str]
+
+    @classmethod
+    def of(cls, titles: Mapping[str, str]) -> Titles:
+        chinese = {i: t for i, t in titles.items() if has_han(t)}
+        return cls(chinese, {i: t for i, t in titles.items() if i not in chinese})
+
+
+def titled_elsewhere(query: Query, hits: Sequence[Hit], *, titles: Titles,
                      deeper: Callable[[int], Sequence[Hit]], depth: int,
                      limit: int) -> list[Hit]:
     """``hits`` with the passages of the documents in another script that the question
@@ -77,13 +91,12 @@ def titled_elsewhere(query: Query, hits: Sequence[Hit], *, titles: Mapping[str, 
     cjk = is_mostly_cjk(query.text)
     if not any(is_mostly_cjk(h.chunk.text) == cjk for h in hits):
         return list(hits)  # nothing in the question's script crowds the pool
-    other = {i: t for i, t in titles.items() if has_han(t) != cjk}
+    other, own = (titles.other, titles.chinese) if cjk else (titles.chinese, titles.other)
     if not other:
         return list(hits)
     asked = concepts(_EXCLUDED.sub(" ", query.text))
     named = {i for i, t in other.items() if names_title(asked, _concepts(t))}
-    if not named or any(names_title(asked, _concepts(t), spare=1) for i, t in titles.items()
-                        if i not in other) or any(
+    if not named or any(names_title(asked, _concepts(t), spare=1) for t in own.values()) or any(
             h.chunk.doc_id in named and is_mostly_cjk(h.chunk.text) == cjk for h in hits):
         # The question names a document of its own script: by a title in that script,
         # even with one word said otherwise ("the Firefox privacy statement" of the

@@ -12,7 +12,7 @@ from chronorag.config import SearchConfig
 from chronorag.errors import ConfigError
 from chronorag.flags import Flag
 from chronorag.model import Document, Hit, Query
-from chronorag.pipeline.named import spelled_elsewhere, titled_elsewhere
+from chronorag.pipeline.named import Titles, spelled_elsewhere, titled_elsewhere
 from chronorag.rank.applies import apply_conditions
 from chronorag.rank.base import Reranker
 from chronorag.rank.late import TOKEN_ENCODERS, LateOrder, TokenEncoder
@@ -72,7 +72,7 @@ class Components:
         # links between documents, read once.
         self._known: tuple[int, dict[str, Document | None]] = (-1, {})
         self._links: tuple[int, dict[str, set[str]]] | None = None
-        self._titles: tuple[int, dict[str, str]] | None = None
+        self._titles: tuple[int, Titles] | None = None
 
     def embedder(self, name: str) -> Embedder:
         """The named embedder, loaded once; each question is embedded once however many
@@ -162,12 +162,12 @@ class Components:
         document = self.documents_for([doc_id]).get(doc_id)
         return document.title if document else ""
 
-    def titles(self) -> dict[str, str]:
+    def titles(self) -> Titles:
         """Every stored document's title by id, read once per generation."""
         generation = self.store.generation()
         if self._titles is None or self._titles[0] != generation:
-            self._titles = (generation, {d.id: d.title for d in
-                                         self.store.documents(text=False)})
+            self._titles = (generation, Titles.of({d.id: d.title for d in
+                                                   self.store.documents(text=False)}))
         return self._titles[1]
 
     def documents_for(self, ids: Iterable[str]) -> dict[str, Document]:
