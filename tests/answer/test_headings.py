@@ -9,6 +9,7 @@ from chronorag.answer.headings import (
     heading_spans,
     is_heading,
     is_markup_line,
+    is_run_in,
     titled_headings,
 )
 
@@ -67,3 +68,20 @@ def test_any_text_is_judged_without_error(source: str, start: int, size: int) ->
     start = min(start, len(source))
     end = min(len(source), start + size)
     assert isinstance(is_heading(source[start:end], start, end, source=source), bool)
+
+
+def test_a_sentence_its_kept_emphasis_marks_enclose_is_a_run_in_heading() -> None:
+    source = ("更新或终止本条款\n\n__Mozilla 可以更新本条款。__Mozilla 可能会每隔一段时间决定"
+              "更新本条款。\n\n__Mozilla VPN__是与 Mullvad 联合推出的虚拟专用网络。\n\n"
+              "**Payment.** We bill monthly.")
+    for text, label in [("__Mozilla 可以更新本条款。", True),
+                        ("__Mozilla VPN__是与 Mullvad 联合推出的虚拟专用网络。", False),
+                        ("**Payment.", True),
+                        ("Mozilla 可能会每隔一段时间决定更新本条款。", False)]:
+        at = source.index(text)
+        assert is_run_in(text, at, at + len(text), source=source) is label, text
+
+
+@given(st.text(max_size=80), st.integers(0, 80), st.integers(0, 80))
+def test_any_run_in_question_is_answered(source: str, start: int, end: int) -> None:
+    assert is_run_in(source[start:end], start, end, source=source) in (True, False)

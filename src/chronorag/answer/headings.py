@@ -33,6 +33,7 @@ _LIST_ITEM = re.compile(r"\s*(?:[-*+•]\s|\d{1,3}[.)]\s|[(（]?\d{1,3}[)）]\s?
 _FINAL = re.compile(r"[.!?。！？;；…:：,，)）\]」』”’\"']\s*$")
 _LABEL = re.compile(r"\S[:：]\s*\S")
 _WORD = re.compile(r"\w+")
+_EMPHASIS = ("__", "**")
 _RUN_IN = re.compile(r"\s*[A-Za-z][A-Za-z'’-]*(?:\s+[A-Za-z][A-Za-z'’-]*)?\s*[.:]\s*")
 # Longest line, in words (a Han character counts as one), that may be a bare heading.
 _HEADING_WORDS = 12
@@ -92,13 +93,27 @@ def is_run_in(text: str, start: int, end: int, *, source: str) -> bool:
     """Whether the sentence ``text`` at ``[start, end)`` of ``source`` is a run-in
     heading: a word or two ending with a period or a colon, first on its line with the
     paragraph it names after it ("**Share**. We may “share” your personal data …", its
-    bold gone with the markup)."""
-    if source[start:end] != text or not _RUN_IN.fullmatch(text):
+    bold gone with the markup); or a sentence its emphasis marks enclose whole, when a
+    reader kept them ("__付款。__我们所提供的本服务…", a PDF printed from Markdown)."""
+    if source[start:end] != text:
+        return False
+    if _emphasised(text, end, source):
+        return True
+    if not _RUN_IN.fullmatch(text):
         return False
     line_start = source.rfind("\n", 0, start) + 1
     line_end = source.find("\n", end)
     rest = source[end:len(source) if line_end < 0 else line_end]
     return not source[line_start:start].strip() and bool(rest.strip())
+
+
+def _emphasised(text: str, end: int, source: str) -> bool:
+    """Whether ``text`` opens with an emphasis mark ("__", "**") that closes right after
+    it, with nothing of the mark between: "__Mozilla VPN__是…" is a sentence that
+    stresses a name, "__付款。__" a label."""
+    opened = text.lstrip()
+    return any(opened.startswith(mark) and mark not in opened[2:]
+               and source.startswith(mark, end) for mark in _EMPHASIS)
 
 
 def _bare_heading(text: str, start: int, end: int, source: str) -> bool:
