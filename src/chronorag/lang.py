@@ -44,6 +44,10 @@ EAST_ASIAN = SPACELESS + HANGUL
 and size of a text block). Hangul counts too, although Korean spaces its words: a syllable
 block carries about as much as an ideograph."""
 
+SET_ASIDE = r"besides|apart\s+from|aside\s+from|other\s+than|in\s+addition\s+to"
+"""English words that set something aside and ask past it ("Besides Google, which …"), as
+a regular-expression alternation."""
+
 HAN_RE = re.compile(f"[{HAN}]")
 SPACELESS_RE = re.compile(f"[{SPACELESS}]")
 EAST_ASIAN_RE = re.compile(f"[{EAST_ASIAN}]")

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
 from chronorag.answer.evidence import to_evidence
 from chronorag.flags import Flag
 from chronorag.ingest import chunk_document
@@ -60,20 +62,20 @@ def _asked(question: str, text: str, best: int | None):
                        question=question)
 
 
-def test_a_list_lead_in_gives_way_to_the_item_the_question_names() -> None:
-    item = _asked("Am I allowed to promote gambling through your services?", LIST, best=0)
-    assert item.sentence == "Engage in or promote illegal gambling,"
-    rules = "您不得利用我们的服务：\n\n发送垃圾邮件；\n\n推广赌博。"
-    zh = _asked("可以推广赌博吗？", rules, best=0)
-    assert zh.sentence == "推广赌博。"
+RULES = "您不得利用我们的服务：\n\n发送垃圾邮件；\n\n推广赌博。"
 
 
-def test_a_question_in_another_script_names_its_item_through_the_dictionary() -> None:
-    item = _asked("可以通过你们的服务推广非法赌博吗？", LIST, best=0)
-    assert item.sentence == "Engage in or promote illegal gambling,"
-    rules = "您不得利用我们的服务：\n\n发送垃圾邮件；\n\n推广赌博。"
-    zh = _asked("May I send spam through the services?", rules, best=0)
-    assert zh.sentence == "发送垃圾邮件；"
+@pytest.mark.parametrize(("question", "text", "item"), [
+    ("Am I allowed to promote gambling through your services?", LIST,
+     "Engage in or promote illegal gambling,"),
+    ("可以推广赌博吗？", RULES, "推广赌博。"),
+    # A question in another script names its item through the dictionary.
+    ("可以通过你们的服务推广非法赌博吗？", LIST, "Engage in or promote illegal gambling,"),
+    ("May I send spam through the services?", RULES, "发送垃圾邮件；"),
+])
+def test_a_list_lead_in_gives_way_to_the_item_the_question_names(question: str, text: str,
+                                                                 item: str) -> None:
+    assert _asked(question, text, best=0).sentence == item
 
 
 def test_a_lead_in_stays_when_no_item_shares_a_word() -> None:

@@ -19,7 +19,7 @@ from chronorag.ingest.formats import LAYOUT_KEY, section_path
 from chronorag.lang import HAN_RE, has_han
 from chronorag.model import Chunk, Document, Evidence, Hit, Interval, Mention, Sentence
 from chronorag.rank.authority import AuthorityPrior
-from chronorag.retrieve.glossary import concepts
+from chronorag.retrieve.glossary import concepts, stems_of
 from chronorag.retrieve.tokenize import is_mostly_cjk
 
 _WORD = re.compile(r"\w+", re.UNICODE)
@@ -139,18 +139,19 @@ def _list_item(question: str, lead: Sentence, candidates: Sequence[Sentence],
     if not lead.text.rstrip().endswith((":", "：")):
         return None
     items = [s for s in candidates if lead.index < s.index <= lead.index + _LIST_ITEMS]
-    scored = [(len(terms & terms_of(s.text)), -s.index, s.text) for s in items]
     if items and is_mostly_cjk(question) != is_mostly_cjk(lead.text):
         asked = concepts(question)
-        scored = [(_glossed(asked, text), order, text) for _, order, text in scored]
+        scored = [(_glossed(asked, s.text), -s.index, s.text) for s in items]
+    else:
+        scored = [(len(terms & terms_of(s.text)), -s.index, s.text) for s in items]
     best = max(scored, default=None)
     return best[2] if best is not None and best[0] > 0 else None
 
 
 def _glossed(asked: Sequence[frozenset[str]], text: str) -> int:
     """How many of the question's concepts ``text`` says, read through the dictionary."""
-    said = frozenset().union(*concepts(text))
-    return sum(1 for concept in asked if concept & said)
+    stems = stems_of(text)
+    return sum(1 for concept in asked if concept & stems)
 
 
 def _heading(sentence: Sentence, document: Document | None, chunk: Chunk,

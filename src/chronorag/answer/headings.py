@@ -112,7 +112,7 @@ def _emphasised(text: str, end: int, source: str) -> bool:
     it, with nothing of the mark between: "__Mozilla VPN__是…" is a sentence that
     stresses a name, "__付款。__" a label."""
     opened = text.lstrip()
-    return any(opened.startswith(mark) and mark not in opened[2:]
+    return any(opened.startswith(mark) and mark not in opened[len(mark):]
                and source.startswith(mark, end) for mark in _EMPHASIS)
 
 

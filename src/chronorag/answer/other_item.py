@@ -12,11 +12,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
+from chronorag.lang import SET_ASIDE
 from chronorag.model import Sentence
 
 __all__ = ["asks_other", "other_item"]
 
-_OTHER = re.compile(r"\b(?:besides|apart\s+from|aside\s+from|other\s+than|in\s+addition\s+to|"
+_OTHER = re.compile(rf"\b(?:{SET_ASIDE}|"
                     r"(?:which|what)\s+other|(?:which|what)\s+else)\b|除了|之外|以外|另外|另一|"
                     r"其他|其它|还有|还列", re.IGNORECASE)
 # Items the question says: at least this many, or it names no list.

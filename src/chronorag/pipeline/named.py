@@ -31,7 +31,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from chronorag.flags import Flag
-from chronorag.lang import has_han
+from chronorag.lang import SET_ASIDE, has_han
 from chronorag.model import Hit, Query
 from chronorag.rank.spelled import naming, spelled_by, spelled_names
 from chronorag.retrieve.glossary import concepts
@@ -42,8 +42,7 @@ __all__ = ["Titles", "names_title", "spelled_elsewhere", "titled_elsewhere"]
 # What a question sets aside ("除了可接受使用政策以外，还必须符合哪个协议？", "Besides the
 # Acceptable Use Policy, which …"): a title said there is not the one asked about.
 _EXCLUDED = re.compile(r"除了?[^，,。？?]*?(?:以外|之外|外)|"
-                       r"\b(?:besides|apart\s+from|aside\s+from|other\s+than|except(?:\s+for)?|"
-                       r"in\s+addition\s+to)\b[^,.;?]*", re.IGNORECASE)
+                       rf"\b(?:{SET_ASIDE}|except(?:\s+for)?)\b[^,.;?]*", re.IGNORECASE)
 
 
 def spelled_elsewhere(query: Query, hits: Sequence[Hit], *,
@@ -89,10 +88,10 @@ def titled_elsewhere(query: Query, hits: Sequence[Hit], *, titles: Titles,
     if depth <= 0 or limit <= 0 or not hits:
         return list(hits)
     cjk = is_mostly_cjk(query.text)
-    if not any(is_mostly_cjk(h.chunk.text) == cjk for h in hits):
-        return list(hits)  # nothing in the question's script crowds the pool
     other, own = (titles.other, titles.chinese) if cjk else (titles.chinese, titles.other)
-    if not other:
+    if not other or not any(is_mostly_cjk(h.chunk.text) == cjk for h in hits):
+        # No title in the other script, or nothing in the question's script crowds the
+        # pool.
         return list(hits)
     asked = concepts(_EXCLUDED.sub(" ", query.text))
     named = {i for i, t in other.items() if names_title(asked, _concepts(t))}

@@ -3,6 +3,7 @@ conditions."""
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
@@ -342,6 +343,8 @@ def _candidates(query: Query, config: SearchConfig, components: Components,
         return fused
     dense = components.retriever("dense", config)
 
+    # Both the spelled names and the titled documents may read the deep dense list: once.
+    @functools.lru_cache(maxsize=1)
     def deeper(depth: int) -> Sequence[Hit]:
         return dense.retrieve(query, limit=depth, scope=unbounded)
 

@@ -22,7 +22,7 @@ import numpy as np
 
 from chronorag.model import Hit
 from chronorag.rank.base import zscores
-from chronorag.retrieve.glossary import concepts
+from chronorag.retrieve.glossary import concepts, stems_of
 from chronorag.retrieve.tokenize import is_mostly_cjk
 
 __all__ = ["GlossVotes", "gloss_votes"]
@@ -49,8 +49,8 @@ def gloss_votes(question: str, hits: Sequence[Hit]) -> GlossVotes:
     if not wanted:
         return GlossVotes(passages, sentences)
     # A chunk's words are its sentences' words; a chunk without sentences is one.
-    bags = {i: [_bag(s.text) for s in hits[i].chunk.sentences] or [_bag(hits[i].chunk.text)]
-            for i in other}
+    bags = {i: [stems_of(s.text) for s in hits[i].chunk.sentences]
+            or [stems_of(hits[i].chunk.text)] for i in other}
     whole = {i: frozenset().union(*bags[i]) for i in other}
     counts = [sum(bool(c & whole[i]) for i in other) for c in wanted]
     weights = [math.log(1.0 + len(other) / (1.0 + n)) for n in counts]
@@ -68,7 +68,3 @@ def gloss_votes(question: str, hits: Sequence[Hit]) -> GlossVotes:
         if hits[i].chunk.sentences:
             sentences[i] = zscores([score(bag) for bag in bags[i]])
     return GlossVotes(passages, sentences)
-
-
-def _bag(text: str) -> frozenset[str]:
-    return frozenset().union(*concepts(text))

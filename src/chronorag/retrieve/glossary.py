@@ -25,7 +25,7 @@ from chronorag.deps import guard, import_module
 from chronorag.lang import GLOSS_STOP_WORDS, HAN, ZH_STOP_WORDS
 from chronorag.retrieve.tokenize import normalize, words
 
-__all__ = ["concepts", "english_words", "gloss", "stem"]
+__all__ = ["concepts", "english_words", "gloss", "stem", "stems_of"]
 
 # The first senses of a word are its common ones; later senses are rare, literary or
 # regional and would let a word match almost anything.
@@ -136,3 +136,9 @@ def concepts(text: str) -> list[frozenset[str]]:
         at = run.end()
     out.extend(frozenset({w}) for w in english_words(text[at:]))
     return out
+
+
+def stems_of(text: str) -> frozenset[str]:
+    """Every stem ``text`` says, its Chinese words read as their glosses: what a question's
+    concept is matched against."""
+    return frozenset().union(*concepts(text))
