@@ -5,10 +5,12 @@ from datetime import UTC, datetime
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from chronorag.flags import Flag
-from chronorag.model import Chunk, Hit, Intent, Query, Understanding
-from chronorag.rank.rerank_windows import WindowReranker
+from chronorag.model import Chunk, Hit, Intent, Query, Sentence, Understanding
+from chronorag.rank.rerank_windows import SentenceTerms, WindowReranker, asked_sentence
 
 
 class Judgements:
@@ -120,3 +122,94 @@ def test_a_reranker_that_knows_no_relations_never_stops_early():
 def test_no_passage_no_reading():
     model = reranker({}, enough=0.95)
     assert model.rerank(query("Which one?"), []) == [] and calls(model) == []
+
+
+def sentenced(doc_id: str, sentences: Sequence[str]) -> Hit:
+    text, parts, at = " ".join(sentences), [], 0
+    for i, sentence in enumerate(sentences):
+        parts.append(Sentence(doc_id=doc_id, index=i, start=at, end=at + len(sentence),
+                              text=sentence))
+        at += len(sentence) + 1
+    return Hit(chunk=Chunk(id=doc_id, doc_id=doc_id, index=0, start=0, end=len(text),
+                           text=text, sentences=tuple(parts)), score=1.0)
+
+
+TERMINATION = sentenced("mdn", [
+    "Mozilla can suspend or end anyone's access to the Service at any time.",
+    "Without specific cause, we will refund the current month.",
+    "Mozilla may end the Service, and with it your access.",
+    "Mozilla gives you access to the Service.",
+    "Mozilla may update the Service.",
+    "You can end your access to the Service by deleting your account.",
+])
+
+
+def test_a_word_few_sentences_say_outweighs_the_subject_all_of_them_say() -> None:
+    # "Mozilla", "end" and "access" are said across the passage; "specific cause" once.
+    q = query("If Mozilla ends my access to the Service without specific cause, what happens?")
+    model = WindowReranker(per_chunk=1)
+    terms = SentenceTerms.of(q.content, [TERMINATION])
+    assert model._choose(q, TERMINATION, terms) == [1]
+
+
+def test_words_are_matched_as_stems() -> None:
+    terms = SentenceTerms.of("When does my plan renew and get charged?", [TERMINATION])
+    assert terms.shared("Your plan renews, and we charge the fee.") > \
+        terms.shared("We offer a renewing plan.") > 0
+
+
+@given(question=st.text(max_size=80), sentences=st.lists(st.text(max_size=80), min_size=1,
+                                                         max_size=4))
+def test_no_sentence_shares_more_than_the_question_says(question: str,
+                                                        sentences: list[str]) -> None:
+    terms = SentenceTerms.of(question, [sentenced("d", sentences)])
+    most = terms.shared(question)
+    assert all(0.0 <= terms.shared(s) <= most + 1e-9 for s in sentences)
+
+
+@pytest.mark.parametrize(("question", "ask"), [
+    ("I bought Pocket Premium through Google Play. Will Pocket refund me?",
+     "Will Pocket refund me?"),
+    ("Firefox 会把 DNS 请求交给解析器服务。这样做能额外防护哪些问题？",
+     "这样做能额外防护哪些问题？"),
+    ("In 1994 the Rams moved to St. Louis. Where did they play? Thanks.", "Where did they play?"),
+    ("Do U.S. users get a refund?", None),
+    ("Who published it? (Answer: Pyotr Pletnyov)", None),
+    ("Tell me about refunds. I bought it in May.", None),
+    ("", None),
+])
+def test_the_asking_sentence_is_the_last_question_after_a_premise(question: str,
+                                                                  ask: str | None) -> None:
+    assert asked_sentence(question) == ask
+
+
+@given(st.text(max_size=120))
+def test_the_asking_sentence_is_a_question_mark_sentence_of_the_text(text: str) -> None:
+    ask = asked_sentence(text)
+    assert ask is None or (ask in text and ask.endswith(("?", "？")))
+
+
+class ByQuestion(Judgements):
+    """A logit per (question, passage) pair."""
+
+    def __init__(self, logits: dict[tuple[str, str], float]) -> None:
+        super().__init__({})
+        self.pairs = logits
+
+    def score(self, question: str, texts: Sequence[str]) -> np.ndarray:
+        self.calls.append(list(texts))
+        return np.array([self.pairs[(question, t)] for t in texts], dtype=np.float32)
+
+
+def test_what_is_asked_orders_passages_and_never_lowers_a_level() -> None:
+    premise = "The terms said my data may be processed abroad. "
+    ask = "How did I agree to that transfer?"
+    question = premise + ask
+    restates, answers = "Your data may be processed abroad.", "By using it you consent."
+    model = WindowReranker(top_n=4)
+    model.model = ByQuestion({(question, restates): 3.0, (question, answers): 2.0,  # type: ignore[assignment]
+                              (ask, restates): -1.0, (ask, answers): 6.0})
+    ranked = model.rerank(query(question), hits([restates, answers]))
+    assert [h.chunk.text for h in ranked] == [answers, restates]
+    assert ranked[0].scores["rerank"] == pytest.approx(4.0)  # (2 + 6) / 2
+    assert ranked[1].scores["rerank"] == pytest.approx(3.0)  # the whole question's

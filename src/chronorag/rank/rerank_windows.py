@@ -14,29 +14,36 @@ the model runs (``SearchConfig.late``, then ``SearchConfig.prerank``: see
 *and* speak of the asked period.
 
 Without a time constraint the windows are the sentences that share most words with the
-question. The model reads English: a pair with a mostly-Chinese question or passage is
-judged by the multilingual judge (``rank.multilingual``) when one is given, else keeps its
-retrieval relevance (flagged ``rerank_skipped_cjk``).
+question, as stems ("renews" says "renew"), each word weighing what it tells the passages
+apart: a word most candidate sentences say (the subject every passage is about) weighs
+little, a word few say much (``SentenceTerms``). A question that states the asker's case
+before asking is read twice, whole and by its asking sentence (``asked_sentence``), and a
+window is as relevant as the better of the whole and the mean of both.
+
+The model reads English: a pair with a mostly-Chinese question or passage is judged by the
+multilingual judge (``rank.multilingual``) when one is given, else keeps its retrieval
+relevance (flagged ``rerank_skipped_cjk``).
 """
 
 from __future__ import annotations
 
-import re
+import math
+from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
+from functools import lru_cache
 
 import numpy as np
 
 from chronorag.flags import Flag
-from chronorag.lang import OVERLAP_STOP_WORDS
+from chronorag.ingest.sentences import split_sentences
 from chronorag.model import Chunk, Hit, Intent, Query, Sentence
 from chronorag.rank.multilingual import MultilingualJudge, levels
 from chronorag.rank.rerank_ce import CrossEncoderReranker, fallback, unjudged
 from chronorag.rank.rerank_none import fallback_semantics, with_scores
 from chronorag.rank.temporal import sentence_fits
+from chronorag.retrieve.glossary import english_words
 from chronorag.retrieve.tokenize import is_mostly_cjk
-
-_WORD = re.compile(r"\w{3,}")
 
 
 class WindowReranker:
@@ -138,9 +145,17 @@ class WindowReranker:
     def _read(self, query: Query, head: list[Hit]) -> list[Hit]:
         if not head:
             return []
+        terms = SentenceTerms.of(query.content, head)
         windows = [(i, s, text) for i, hit in enumerate(head)
-                   for s, text in self._windows(query, hit)]
-        logits = self.model.score(query.text, [text for _, _, text in windows])
+                   for s, text in self._windows(query, hit, terms)]
+        texts = [text for _, _, text in windows]
+        logits = self.model.score(query.text, texts)
+        ask = asked_sentence(query.text)
+        if ask is not None:
+            # A window that answers what is asked gains half of what the ask alone sees
+            # in it beyond the whole question; none loses, so a question that states its
+            # case keeps the level that decides whether it is answered at all.
+            logits = np.maximum(logits, (logits + self.model.score(ask, texts)) / 2)
         best: dict[int, tuple[float, int | None]] = {}
         for (i, sentence, _), logit in zip(windows, logits, strict=True):
             if i not in best or logit > best[i][0]:
@@ -170,20 +185,22 @@ class WindowReranker:
         out.sort(key=lambda h: -h.scores["judge"])
         return out + fallback(unjudgeable, flag=Flag.RERANK_SKIPPED_CJK)
 
-    def _windows(self, query: Query, hit: Hit) -> list[tuple[int | None, str]]:
+    def _windows(self, query: Query, hit: Hit, terms: SentenceTerms | None = None
+                 ) -> list[tuple[int | None, str]]:
+        """The (sentence index, text) windows of ``hit`` the model reads; ``terms``
+        weighs the question's words over the passages read with it (alone: over its own)."""
         chunk = hit.chunk
         if not chunk.sentences:
             return [(None, chunk.text)]
-        chosen = self._choose(query, hit)
+        chosen = self._choose(query, hit, terms or SentenceTerms.of(query.content, [hit]))
         title = self.titles(chunk.doc_id) if self.titles else ""
         return [(chunk.sentences[p].index,
                  window_text(chunk, p, context=self.context, title=title)) for p in chosen]
 
-    def _choose(self, query: Query, hit: Hit) -> list[int]:
+    def _choose(self, query: Query, hit: Hit, terms: SentenceTerms) -> list[int]:
         """Positions (in the chunk) of the sentences worth judging."""
         sentences = hit.chunk.sentences
-        terms = set(_WORD.findall(query.content.lower())) - OVERLAP_STOP_WORDS
-        overlap = [len(terms & set(_WORD.findall(s.text.lower()))) for s in sentences]
+        overlap = [terms.shared(s.text) for s in sentences]
         if query.understanding.intent is Intent.TIME:
             # "When was it completed?" is answered by a sentence that states a time.
             overlap = [o + (2 if s.mentions else 0) for o, s in zip(overlap, sentences,
@@ -195,6 +212,54 @@ class WindowReranker:
         else:
             ranked = sorted(range(len(sentences)), key=lambda p: overlap[p], reverse=True)
         return sorted(ranked[: self.per_chunk])
+
+
+def asked_sentence(question: str) -> str | None:
+    """The sentence of ``question`` that asks, when sentences stating the asker's case come
+    before it: "I bought Pocket Premium through Google Play. Will Pocket refund me?" asks
+    the second. The last sentence ending with a question mark; None when the question has
+    no such sentence or nothing before it.
+
+    The whole question is mostly its premise, and the model finds most relevant the
+    passage that restates the premise ("…the terms said my data could be processed on
+    servers in other countries. How did they say I had agreed to that transfer?" is
+    answered by "By giving us information, you consent to this kind of transfer", not by
+    the sentence about servers abroad)."""
+    sentences = [question[start:end].strip() for start, end in split_sentences(question)]
+    sentences = [s for s in sentences if s]
+    asking = [i for i, s in enumerate(sentences) if s.endswith(("?", "？"))]
+    return sentences[asking[-1]] if asking and asking[-1] > 0 else None
+
+
+@dataclass(frozen=True)
+class SentenceTerms:
+    """What a sentence shares with the question: the question's stems it says, each
+    weighing its inverse document frequency over the sentences of the passages read
+    together (``log(1 + n / (1 + df))``). A stem every candidate says names the subject
+    they are all about and tells none of their sentences apart; one few say does: "If
+    Mozilla ends my access without specific cause…" is answered by the sentence saying
+    "without specific cause", not by the one saying "Mozilla", "end" and "access"."""
+
+    asked: frozenset[str]
+    weights: dict[str, float]
+
+    @classmethod
+    def of(cls, question: str, hits: Sequence[Hit]) -> SentenceTerms:
+        asked = _stems(question)
+        sentences = [_stems(s.text) for hit in hits for s in hit.chunk.sentences]
+        counts = Counter(w for bag in sentences for w in bag & asked)
+        n = len(sentences)
+        return cls(asked, {w: math.log(1 + n / (1 + counts[w])) for w in asked})
+
+    def shared(self, sentence: str) -> float:
+        """The weight of the question's stems ``sentence`` says."""
+        return sum(self.weights[w] for w in self.asked & _stems(sentence))
+
+
+@lru_cache(maxsize=8192)
+def _stems(text: str) -> frozenset[str]:
+    # Sentences of one store come back question after question: stem each once.
+    return frozenset(english_words(text))
 
 
 def _scored(hit: Hit, sentence: int | None, **scores: float) -> Hit:
