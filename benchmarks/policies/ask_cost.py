@@ -1,0 +1,60 @@
+"""What reading a question's asking sentence apart costs, in one process.
+
+    python benchmarks/policies/ask_cost.py DB QUESTIONS.jsonl [QUESTIONS.jsonl ...]
+
+Asks every question four times over the store ``run.py`` made, alternating the window
+reranker's reading of the asking sentence (``rank.rerank_windows.asked_sentence``) off and
+on, so both see the same machine load. Prints the p50 of ``Engine.ask`` each way, over all
+questions and over those with a case stated before the question, and their ratio.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+from pathlib import Path
+
+from chronorag.clock import parse_moment
+from chronorag.engine import Engine
+from chronorag.model import Asking
+from chronorag.rank import rerank_windows
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("db", type=Path)
+    parser.add_argument("questions", type=Path, nargs="+")
+    args = parser.parse_args()
+    questions = [json.loads(line) for path in args.questions
+                 for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    reading = rerank_windows.asked_sentence
+    seconds: dict[bool, list[list[float]]] = {False: [], True: []}
+    with Engine(str(args.db)) as engine:
+        engine.warm_up()
+        for q in questions:
+            as_of = parse_moment(q["as_of"]) if q.get("as_of") else None
+            asking = Asking(now=parse_moment(q["now"]), as_of=as_of, k=5)
+            taken: dict[bool, list[float]] = {False: [], True: []}
+            for on in (False, True, False, True):
+                rerank_windows.asked_sentence = reading if on else (lambda _text: None)
+                start = time.perf_counter()
+                engine.ask(q["question"], asking)
+                taken[on].append(time.perf_counter() - start)
+            for on in (False, True):
+                seconds[on].append(taken[on])
+    rerank_windows.asked_sentence = reading
+    stated = [i for i, q in enumerate(questions) if reading(q["question"]) is not None]
+    print("| questions | n | p50 off (ms) | p50 on (ms) | on / off |")
+    print("|---|---:|---:|---:|---:|")
+    for name, chosen in (("all", range(len(questions))), ("with a stated case", stated)):
+        without = statistics.median(t for i in chosen for t in seconds[False][i]) * 1000
+        with_ask = statistics.median(t for i in chosen for t in seconds[True][i]) * 1000
+        print(f"| {name} | {len(chosen)} | {without:.0f} | {with_ask:.0f} "
+              f"| {with_ask / without:.2f} |")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
