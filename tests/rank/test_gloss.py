@@ -1,9 +1,12 @@
 from __future__ import annotations
 
+import math
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from chronorag.model import Chunk, Hit, Sentence
+from chronorag.rank.base import rarity
 from chronorag.rank.gloss import gloss_votes
 
 
@@ -65,3 +68,11 @@ def test_the_dictionary_is_not_read_for_passages_of_the_questions_language(monke
     monkeypatch.setattr(module, "concepts", fail)
     votes = gloss_votes("政策是什么？", [hit("a", "本政策适用"), hit("b", "今天天气")])
     assert votes.passages == [None, None]
+
+
+@given(of=st.integers(min_value=1, max_value=10_000), data=st.data())
+def test_a_word_fewer_texts_say_weighs_more_and_none_weighs_nothing(of: int,
+                                                                    data: st.DataObject) -> None:
+    saying = data.draw(st.integers(min_value=0, max_value=of - 1))
+    assert rarity(saying, of) > rarity(saying + 1, of) > 0
+    assert rarity(saying, of) == math.log(1 + of / (1 + saying))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Protocol
 
@@ -35,6 +36,13 @@ def named_score(hit: Hit, name: str) -> float:
             f"chunk {hit.chunk.id} has no {name!r} score: the {writer} before this stage "
             f"must set scores[{name!r}] (see chronorag.model.Hit); use a registered one or "
             "fix the plug-in") from None
+
+
+def rarity(saying: int, of: int) -> float:
+    """How much a word tells apart ``of`` texts when ``saying`` of them say it:
+    ``log(1 + of / (1 + saying))``, an inverse document frequency that stays positive
+    when every text says it (the subject they are all about weighs least, not nothing)."""
+    return math.log(1.0 + of / (1.0 + saying))
 
 
 def zscores(values: Sequence[float]) -> np.ndarray | None:

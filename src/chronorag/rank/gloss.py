@@ -14,14 +14,13 @@ store of GitHub's policies, tells none apart).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from chronorag.model import Hit
-from chronorag.rank.base import zscores
+from chronorag.rank.base import rarity, zscores
 from chronorag.retrieve.glossary import concepts, stems_of
 from chronorag.retrieve.tokenize import is_mostly_cjk
 
@@ -53,7 +52,7 @@ def gloss_votes(question: str, hits: Sequence[Hit]) -> GlossVotes:
             or [stems_of(hits[i].chunk.text)] for i in other}
     whole = {i: frozenset().union(*bags[i]) for i in other}
     counts = [sum(bool(c & whole[i]) for i in other) for c in wanted]
-    weights = [math.log(1.0 + len(other) / (1.0 + n)) for n in counts]
+    weights = [rarity(n, len(other)) for n in counts]
 
     def score(bag: frozenset[str]) -> float:
         return sum(w for c, w in zip(wanted, weights, strict=True) if c & bag)

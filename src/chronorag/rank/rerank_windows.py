@@ -27,7 +27,6 @@ relevance (flagged ``rerank_skipped_cjk``).
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -38,6 +37,7 @@ import numpy as np
 from chronorag.flags import Flag
 from chronorag.ingest.sentences import split_sentences
 from chronorag.model import Chunk, Hit, Intent, Query, Sentence
+from chronorag.rank.base import rarity
 from chronorag.rank.multilingual import MultilingualJudge, levels
 from chronorag.rank.rerank_ce import CrossEncoderReranker, fallback, unjudged
 from chronorag.rank.rerank_none import fallback_semantics, with_scores
@@ -235,7 +235,7 @@ def asked_sentence(question: str) -> str | None:
 class SentenceTerms:
     """What a sentence shares with the question: the question's stems it says, each
     weighing its inverse document frequency over the sentences of the passages read
-    together (``log(1 + n / (1 + df))``). A stem every candidate says names the subject
+    together (``rank.base.rarity``). A stem every candidate says names the subject
     they are all about and tells none of their sentences apart; one few say does: "If
     Mozilla ends my access without specific cause…" is answered by the sentence saying
     "without specific cause", not by the one saying "Mozilla", "end" and "access"."""
@@ -249,7 +249,7 @@ class SentenceTerms:
         sentences = [_stems(s.text) for hit in hits for s in hit.chunk.sentences]
         counts = Counter(w for bag in sentences for w in bag & asked)
         n = len(sentences)
-        return cls(asked, {w: math.log(1 + n / (1 + counts[w])) for w in asked})
+        return cls(asked, {w: rarity(counts[w], n) for w in asked})
 
     def shared(self, sentence: str) -> float:
         """The weight of the question's stems ``sentence`` says."""
