@@ -170,8 +170,12 @@ _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}")
 _WHAT_NUMBER = re.compile(r"\bwhat\s+(?:([a-z]+)\s+)?number\b|\bwhat\s+(version)\b|"
                           r"\b(?:which|what)\s+(section|article|clause|chapter|paragraph)\b|"
                           r"(?:哪(?:几|一)?|第几)(节|条|章|款)", re.IGNORECASE)
-# A label after its name: "Section 22581", "section 1798.83", "Sections D.4 — D.7".
-_LABEL = r"(?:[A-Z]\.)?\d[\w.-]*\w|(?:[A-Z]\.)?\d"
+# A label after its name: "Section 22581", "section 1798.83", "Sections D.4 — D.7", a
+# lettered part ("Section H", "Section B(5)") or a Roman numeral ("Article IV"). Letters
+# count only as capitals (the pattern runs case-blind for the name: "section of" is none)
+# and alone, so "Section A" labels while "Section Applies" does not.
+_LABEL = (r"(?:[A-Z]\.)?\d[\w.-]*\w(?:\(\w{1,3}\))*|(?:[A-Z]\.)?\d(?:\(\w{1,3}\))*|"
+          r"(?-i:[IVX]+|[A-Z](?:\.\d+)*)(?:\(\w{1,3}\))*(?![\w(])")
 # What a Chinese question's 节 / 条 names in an English text, and the Chinese label itself.
 _ZH_LABELS = {"节": "section", "条": "article|section|clause", "章": "chapter", "款": "clause"}
 _PHONE_QUESTION = re.compile(r"\b(?:(?:tele)?phone|fax)\s+number\b|\bnumber\s+(?:can|could|"
