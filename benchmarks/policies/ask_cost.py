@@ -1,10 +1,13 @@
-"""What reading a question's asking sentence apart costs, in one process.
+"""What a second reading of the window reranker costs, in one process.
 
     python benchmarks/policies/ask_cost.py DB QUESTIONS.jsonl [QUESTIONS.jsonl ...]
+        [--reading ask|answering]
 
-Asks every question four times over the store ``run.py`` made, alternating the window
-reranker's reading of the asking sentence (``rank.rerank_windows.asked_sentence``) off and
-on, so both see the same machine load. Prints the p50 of ``Engine.ask`` each way, over all
+Asks every question four times over the store ``run.py`` made, alternating one reading of
+the window reranker off and on, so both see the same machine load: ``ask`` (default), the
+asking sentence read apart (``rank.rerank_windows.asked_sentence``); ``answering``, the
+answering sentence chosen anew in the most relevant passages
+(``WindowReranker._answered``). Prints the p50 of ``Engine.ask`` each way, over all
 questions and over those with a case stated before the question, and their ratio.
 """
 
@@ -18,18 +21,34 @@ from pathlib import Path
 
 from chronorag.clock import parse_moment
 from chronorag.engine import Engine
-from chronorag.model import Asking
+from chronorag.model import Asking, Hit, Query
 from chronorag.rank import rerank_windows
+from chronorag.rank.rerank_windows import WindowReranker
+
+ASKED = rerank_windows.asked_sentence
+ANSWERED = WindowReranker._answered
+
+
+def _unanswered(self: WindowReranker, query: Query, read: list[Hit]) -> list[Hit]:
+    return read
+
+
+def switch(reading: str, *, on: bool) -> None:
+    """Turn ``reading`` of the window reranker on or off."""
+    if reading == "ask":
+        rerank_windows.asked_sentence = ASKED if on else (lambda _text: None)
+    else:
+        WindowReranker._answered = ANSWERED if on else _unanswered
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("db", type=Path)
     parser.add_argument("questions", type=Path, nargs="+")
+    parser.add_argument("--reading", choices=("ask", "answering"), default="ask")
     args = parser.parse_args()
     questions = [json.loads(line) for path in args.questions
                  for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-    reading = rerank_windows.asked_sentence
     seconds: dict[bool, list[list[float]]] = {False: [], True: []}
     with Engine(str(args.db)) as engine:
         engine.warm_up()
@@ -38,14 +57,14 @@ def main() -> int:
             asking = Asking(now=parse_moment(q["now"]), as_of=as_of, k=5)
             taken: dict[bool, list[float]] = {False: [], True: []}
             for on in (False, True, False, True):
-                rerank_windows.asked_sentence = reading if on else (lambda _text: None)
+                switch(args.reading, on=on)
                 start = time.perf_counter()
                 engine.ask(q["question"], asking)
                 taken[on].append(time.perf_counter() - start)
             for on in (False, True):
                 seconds[on].append(taken[on])
-    rerank_windows.asked_sentence = reading
-    stated = [i for i, q in enumerate(questions) if reading(q["question"]) is not None]
+    switch(args.reading, on=True)
+    stated = [i for i, q in enumerate(questions) if ASKED(q["question"]) is not None]
     print("| questions | n | p50 off (ms) | p50 on (ms) | on / off |")
     print("|---|---:|---:|---:|---:|")
     for name, chosen in (("all", range(len(questions))), ("with a stated case", stated)):

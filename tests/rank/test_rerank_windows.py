@@ -1,6 +1,7 @@
 """The window reranker's reading rules, with a model whose judgements the test sets."""
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from datetime import UTC, datetime
 
 import numpy as np
@@ -9,7 +10,19 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from chronorag.flags import Flag
-from chronorag.model import Chunk, Hit, Intent, Query, Sentence, Understanding
+from chronorag.model import (
+    Chunk,
+    Constraint,
+    Granularity,
+    Hit,
+    Intent,
+    Interval,
+    Mention,
+    Query,
+    Relation,
+    Sentence,
+    Understanding,
+)
 from chronorag.rank.rerank_windows import SentenceTerms, WindowReranker, asked_sentence
 
 
@@ -213,3 +226,89 @@ def test_what_is_asked_orders_passages_and_never_lowers_a_level() -> None:
     assert [h.chunk.text for h in ranked] == [answers, restates]
     assert ranked[0].scores["rerank"] == pytest.approx(4.0)  # (2 + 6) / 2
     assert ranked[1].scores["rerank"] == pytest.approx(3.0)  # the whole question's
+
+
+class Readings(Judgements):
+    """A logit per window text, ``default`` for any other text."""
+
+    def __init__(self, logits: dict[str, float], *, default: float = -5.0) -> None:
+        super().__init__(logits)
+        self.default = default
+
+    def score(self, question: str, texts: Sequence[str]) -> np.ndarray:
+        self.calls.append(list(texts))
+        return np.array([self.logits.get(t, self.default) for t in texts], dtype=np.float32)
+
+
+EMAILS = [
+    "We send you account emails about your subscription and its renewal.",
+    "We may also send you security messages like password resets.",
+    "These are necessary to our services and cannot be unsubscribed from.",
+    "Marketing emails can be turned off in your settings at any time.",
+]
+
+
+def answering(logits: dict[str, float], *, answer_top: int = 2,
+              constraint: Constraint | None = None) -> Hit:
+    model = WindowReranker(top_n=4, per_chunk=1, answer_top=answer_top)
+    model.model = Readings(logits)  # type: ignore[assignment]
+    q = query("Can I opt out of emails such as password resets?")
+    if constraint is not None:
+        q = replace(q, understanding=replace(q.understanding, constraint=constraint))
+    (ranked,) = model.rerank(q, [sentenced("emails", EMAILS)])
+    return ranked
+
+
+def test_the_sentence_that_continues_the_best_one_answers_when_read_after_it() -> None:
+    # Alone, "These are necessary …" says little; after its antecedent it answers.
+    logits = {EMAILS[1]: 3.0, EMAILS[2]: -1.0, f"{EMAILS[1]} {EMAILS[2]}": 8.0,
+              f"{EMAILS[0]} {EMAILS[1]}": 2.0}
+    ranked = answering(logits)
+    assert ranked.best_sentence == 2
+    # How relevant the passage is stays its best window's reading.
+    assert ranked.scores["rerank"] == pytest.approx(3.0)
+
+
+def test_a_sentence_that_stands_alone_keeps_its_own_reading() -> None:
+    logits = {EMAILS[1]: 5.0, EMAILS[2]: -3.0, f"{EMAILS[1]} {EMAILS[2]}": 1.0,
+              f"{EMAILS[0]} {EMAILS[1]}": 5.0}
+    assert answering(logits).best_sentence == 1
+    assert answering({EMAILS[1]: 3.0, f"{EMAILS[1]} {EMAILS[2]}": 8.0},
+                     answer_top=0).best_sentence == 1
+
+
+def test_a_heading_is_not_chosen_while_a_sentence_near_it_states_something() -> None:
+    heading = sentenced("refunds", ["30-Day Refund Policy.",
+                                    "Refunds are given in addition to your consumer rights."])
+    model = WindowReranker(top_n=4, per_chunk=2)
+    model.model = Readings({"30-Day Refund Policy.": 6.0,  # type: ignore[assignment]
+                            "Refunds are given in addition to your consumer rights.": 1.0})
+    (ranked,) = model.rerank(query("Does the refund policy replace my rights?"), [heading])
+    assert ranked.best_sentence == 1
+    assert ranked.scores["rerank"] == pytest.approx(6.0)
+
+
+def test_only_sentences_fitting_the_asked_time_best_are_chosen() -> None:
+    year = Interval(datetime(2021, 1, 1, tzinfo=UTC), datetime(2022, 1, 1, tzinfo=UTC),
+                    Granularity.YEAR)
+    hit = sentenced("emails", EMAILS)
+    dated = tuple(replace(s, mentions=(Mention("2021", s.start, s.start + 4, year),))
+                  if s.index == 1 else s for s in hit.chunk.sentences)
+    model = WindowReranker(top_n=4, per_chunk=1)
+    model.model = Readings({EMAILS[1]: 3.0,  # type: ignore[assignment]
+                            f"{EMAILS[1]} {EMAILS[2]}": 8.0})
+    q = query("In 2021, could I opt out of emails such as password resets?")
+    q = replace(q, understanding=replace(q.understanding,
+                                         constraint=Constraint(Relation.IN, interval=year)))
+    (ranked,) = model.rerank(q, [replace(hit, chunk=replace(hit.chunk, sentences=dated))])
+    assert ranked.best_sentence == 1
+
+
+def test_passages_past_the_first_keep_their_windows_sentence() -> None:
+    model = WindowReranker(top_n=4, per_chunk=1, answer_top=1)
+    first, second = sentenced("a", EMAILS), sentenced("b", EMAILS)
+    model.model = Readings({EMAILS[1]: 3.0,  # type: ignore[assignment]
+                            f"{EMAILS[1]} {EMAILS[2]}": 8.0})
+    ranked = model.rerank(query("Can I opt out of emails such as password resets?"),
+                          [first, second])
+    assert sorted(h.best_sentence for h in ranked) == [1, 2]
