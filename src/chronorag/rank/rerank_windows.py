@@ -220,7 +220,8 @@ class WindowReranker:
             positions = [p for p in positions if fits[p].tier == top]
         title = self.titles(hit.chunk.doc_id) if self.titles else ""
         alone = [window_text(hit.chunk, p, context=0, title=title) for p in positions]
-        after = [_after_previous(hit.chunk, p, title=title) for p in positions]
+        # The first sentence of a passage has none before it: it is read alone twice.
+        after = [_titled(title, sentences[max(p - 1, 0):p + 1]) for p in positions]
         logits = self._logits(query, alone + after)
         summed = logits[:len(positions)] + logits[len(positions):]
         return sentences[positions[int(np.argmax(summed))]].index
@@ -331,14 +332,11 @@ def window_text(chunk: Chunk, position: int, *, context: int, title: str = "") -
     """The text the model reads for the sentence at ``position`` of ``chunk``: the page
     ``title``, then the sentence with ``context`` neighbours on each side (never crossing
     the chunk). Training data for a reader is cut with this same function."""
-    text = " ".join(s.text for s in window_sentences(chunk, position, context=context))
-    return f"{title}: {text}" if title else text
+    return _titled(title, window_sentences(chunk, position, context=context))
 
 
-def _after_previous(chunk: Chunk, position: int, *, title: str) -> str:
-    """The window of the sentence at ``position`` read after the sentence before it (the
-    first sentence of a chunk alone)."""
-    text = " ".join(s.text for s in chunk.sentences[max(position - 1, 0):position + 1])
+def _titled(title: str, sentences: Sequence[Sentence]) -> str:
+    text = " ".join(s.text for s in sentences)
     return f"{title}: {text}" if title else text
 
 
