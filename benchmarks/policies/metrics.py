@@ -106,7 +106,7 @@ def is_cut(answer: str | None, sources: Iterable[str]) -> bool:
     a table cell or a clause right after it (a list item or a cell may end without a full
     stop; a phrase taken from a sentence, "such as the position, size, views and clicks on
     New Tab content or ads, to understand …", ends where a comma, semicolon or bracket
-    does, which no sentence splitter cuts at).
+    does, which no sentence splitter cuts at; the tail of a sentence ends where it does).
     """
     if not answer:
         return False
@@ -121,10 +121,14 @@ def is_cut(answer: str | None, sources: Iterable[str]) -> bool:
         if found:
             rest = found.string[found.end():]
             ends_clause = rest.lstrip(" \t")[:1] in (",", ";", ")", "，", "；", "）")
+            # A full stop right after the span ends its sentence ("… remain active for
+            # the length of the paid billing period."); one with a letter after it is
+            # inside an abbreviation ("the EU-U" of "EU-U.S.").
+            ends_sentence = re.match(r"[.!?](?:\s|$)|[。！？]", rest.lstrip(" \t")) is not None
             # A sentence's opening words up to a comma are a cut sentence, not a phrase.
             opens = found.string[:found.start()].rstrip(" \t")[-1:] in _OPENS
             return not (rest == "" or rest.lstrip(" \t")[:1] in ("\n", "|", "")
-                        or (ends_clause and not opens))
+                        or ends_sentence or (ends_clause and not opens))
     return True
 
 
