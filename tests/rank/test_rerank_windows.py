@@ -273,6 +273,15 @@ def test_a_sentence_that_stands_alone_keeps_its_own_reading() -> None:
     logits = {EMAILS[1]: 5.0, EMAILS[2]: -3.0, f"{EMAILS[1]} {EMAILS[2]}": 1.0,
               f"{EMAILS[0]} {EMAILS[1]}": 5.0}
     assert answering(logits).best_sentence == 1
+
+
+def test_the_sentence_after_an_answer_does_not_take_its_relevance() -> None:
+    # Read after the answer, the next sentence borrows the answer's relevance (6.0), and
+    # the answer read after an unrelated sentence loses some (1.0): the answer, read
+    # alone at 4.0, still counts 4.0 twice against the next one's 1.0 + 6.0.
+    logits = {EMAILS[1]: 4.0, EMAILS[2]: 1.0, f"{EMAILS[1]} {EMAILS[2]}": 6.0,
+              f"{EMAILS[0]} {EMAILS[1]}": 1.0}
+    assert answering(logits).best_sentence == 1
     assert answering({EMAILS[1]: 3.0, f"{EMAILS[1]} {EMAILS[2]}": 8.0},
                      answer_top=0).best_sentence == 1
 
@@ -307,7 +316,7 @@ def test_only_sentences_fitting_the_asked_time_best_are_chosen() -> None:
 def test_passages_past_the_first_keep_their_windows_sentence() -> None:
     model = WindowReranker(top_n=4, per_chunk=1, answer_top=1)
     first, second = sentenced("a", EMAILS), sentenced("b", EMAILS)
-    model.model = Readings({EMAILS[1]: 3.0,  # type: ignore[assignment]
+    model.model = Readings({EMAILS[1]: 3.0, EMAILS[2]: -1.0,  # type: ignore[assignment]
                             f"{EMAILS[1]} {EMAILS[2]}": 8.0})
     ranked = model.rerank(query("Can I opt out of emails such as password resets?"),
                           [first, second])

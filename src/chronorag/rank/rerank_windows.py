@@ -25,10 +25,10 @@ the passage is. The best window is the sentence most *about* the question; the a
 often the next one, which says little alone: "We may also send you … security messages
 like password resets" is followed by "These are necessary to our services and cannot be
 unsubscribed from." So in the most relevant passages each sentence around the best window
-is read twice, alone and after the sentence before it, and the one whose two readings sum
-highest answers (``_answering``); a sentence that continues its antecedent gains from it,
-one that stands alone keeps its own reading. On the policy questions the sentence holding
-the gold moved from 304 to 324 of 375 passages that hold it (benchmarks/README.md §52).
+is read alone and after the sentence before it; the one whose reading alone plus the better
+of its two readings is highest answers (``_answering``). A sentence that continues its
+antecedent gains from it; one that stands alone counts its own reading twice, so an
+unrelated sentence before it costs nothing (benchmarks/README.md §52).
 
 The model reads English: a pair with a mostly-Chinese question or passage is judged by the
 multilingual judge (``rank.multilingual``) when one is given, else keeps its retrieval
@@ -205,8 +205,8 @@ class WindowReranker:
     def _answering(self, query: Query, hit: Hit) -> int | None:
         """The sentence of ``hit`` that answers: of the best window's sentence, the one
         before it and the two after it (those fitting the question's time best, and of
-        ``STATING_WORDS`` words or more while one is), the one whose model readings alone
-        and after the sentence before it sum highest."""
+        ``STATING_WORDS`` words or more while one is), the one read as most relevant alone
+        plus the better of that and its reading after the sentence before it."""
         sentences = hit.chunk.sentences
         at = next((p for p, s in enumerate(sentences) if s.index == hit.best_sentence), None)
         if at is None or len(sentences) < 2:
@@ -223,7 +223,10 @@ class WindowReranker:
         # The first sentence of a passage has none before it: it is read alone twice.
         after = [_titled(title, sentences[max(p - 1, 0):p + 1]) for p in positions]
         logits = self._logits(query, alone + after)
-        summed = logits[:len(positions)] + logits[len(positions):]
+        own, led = logits[:len(positions)], logits[len(positions):]
+        # A continuation gains from its antecedent; a sentence that stands alone does not
+        # lose to an unrelated one before it.
+        summed = own + np.maximum(own, led)
         return sentences[positions[int(np.argmax(summed))]].index
 
     def _judge(self, query: Query, hits: list[Hit]) -> list[Hit]:
