@@ -297,7 +297,7 @@ def test_a_heading_is_not_chosen_while_a_sentence_near_it_states_something() -> 
     assert ranked.scores["rerank"] == pytest.approx(6.0)
 
 
-def test_only_sentences_fitting_the_asked_time_best_are_chosen() -> None:
+def test_a_passage_stating_times_keeps_the_window_the_asked_time_chose() -> None:
     year = Interval(datetime(2021, 1, 1, tzinfo=UTC), datetime(2022, 1, 1, tzinfo=UTC),
                     Granularity.YEAR)
     hit = sentenced("emails", EMAILS)
@@ -321,3 +321,11 @@ def test_passages_past_the_first_keep_their_windows_sentence() -> None:
     ranked = model.rerank(query("Can I opt out of emails such as password resets?"),
                           [first, second])
     assert sorted(h.best_sentence for h in ranked) == [1, 2]
+
+
+def test_a_passage_stating_no_time_is_read_again_for_a_question_asking_one() -> None:
+    year = Interval(datetime(2021, 1, 1, tzinfo=UTC), datetime(2022, 1, 1, tzinfo=UTC),
+                    Granularity.YEAR)
+    logits = {EMAILS[1]: 3.0, EMAILS[2]: -1.0, f"{EMAILS[1]} {EMAILS[2]}": 8.0}
+    assert answering(logits, constraint=Constraint(Relation.IN, interval=year)
+                     ).best_sentence == 2

@@ -24,11 +24,11 @@ Which sentence of a relevant passage answers is a second reading, apart from how
 the passage is. The best window is the sentence most *about* the question; the answer is
 often the next one, which says little alone: "We may also send you … security messages
 like password resets" is followed by "These are necessary to our services and cannot be
-unsubscribed from." So in the most relevant passages each sentence around the best window
-is read alone and after the sentence before it; the one whose reading alone plus the better
-of its two readings is highest answers (``_answering``). A sentence that continues its
-antecedent gains from it; one that stands alone counts its own reading twice, so an
-unrelated sentence before it costs nothing (benchmarks/README.md §52).
+unsubscribed from." So in the most relevant passages (``answer_top``) each sentence around
+the best window is read alone and after the sentence before it; the one whose reading alone
+plus the better of its two readings is highest answers (``_answering``). A sentence that
+continues its antecedent gains from it; one that stands alone counts its own reading
+twice, so an unrelated sentence before it costs nothing (benchmarks/README.md §52).
 
 The model reads English: a pair with a mostly-Chinese question or passage is judged by the
 multilingual judge (``rank.multilingual``) when one is given, else keeps its retrieval
@@ -51,7 +51,7 @@ from chronorag.rank.base import rarity
 from chronorag.rank.multilingual import MultilingualJudge, levels
 from chronorag.rank.rerank_ce import CrossEncoderReranker, fallback, unjudged
 from chronorag.rank.rerank_none import fallback_semantics, with_scores
-from chronorag.rank.temporal import sentence_fits
+from chronorag.rank.temporal import UNKNOWN, sentence_fits
 from chronorag.retrieve.glossary import english_words
 from chronorag.retrieve.tokenize import is_mostly_cjk
 
@@ -204,9 +204,10 @@ class WindowReranker:
 
     def _answering(self, query: Query, hit: Hit) -> int | None:
         """The sentence of ``hit`` that answers: of the best window's sentence, the one
-        before it and the two after it (those fitting the question's time best, and of
-        ``STATING_WORDS`` words or more while one is), the one read as most relevant alone
-        plus the better of that and its reading after the sentence before it."""
+        before it and the two after it (of ``STATING_WORDS`` words or more while one is),
+        the one read as most relevant alone plus the better of that and its reading after
+        the sentence before it. The window's sentence when the question asks a time and
+        the passage states one."""
         sentences = hit.chunk.sentences
         at = next((p for p, s in enumerate(sentences) if s.index == hit.best_sentence), None)
         if at is None or len(sentences) < 2:
@@ -214,10 +215,11 @@ class WindowReranker:
         near = range(max(at - 1, 0), min(at + 3, len(sentences)))
         positions = [p for p in near if len(sentences[p].text.split()) >= STATING_WORDS] \
             or list(near)
-        if query.constraint.interval is not None:
-            fits = sentence_fits(hit, query.constraint)
-            top = max(fits[p].tier for p in positions)
-            positions = [p for p in positions if fits[p].tier == top]
+        if query.constraint.interval is not None and any(
+                fit.tier != UNKNOWN for fit in sentence_fits(hit, query.constraint)):
+            # Where the passage states times, the asked time chose the window's sentence;
+            # a reading by relevance alone would overrule it.
+            return hit.best_sentence
         title = self.titles(hit.chunk.doc_id) if self.titles else ""
         alone = [window_text(hit.chunk, p, context=0, title=title) for p in positions]
         # The first sentence of a passage has none before it: it is read alone twice.
