@@ -212,14 +212,14 @@ class WindowReranker:
         at = next((p for p, s in enumerate(sentences) if s.index == hit.best_sentence), None)
         if at is None or len(sentences) < 2:
             return hit.best_sentence
-        near = range(max(at - 1, 0), min(at + 3, len(sentences)))
-        positions = [p for p in near if len(sentences[p].text.split()) >= STATING_WORDS] \
-            or list(near)
         if query.constraint.interval is not None and any(
                 fit.tier != UNKNOWN for fit in sentence_fits(hit, query.constraint)):
             # Where the passage states times, the asked time chose the window's sentence;
             # a reading by relevance alone would overrule it.
             return hit.best_sentence
+        near = range(max(at - 1, 0), min(at + 3, len(sentences)))
+        positions = [p for p in near if len(sentences[p].text.split()) >= STATING_WORDS] \
+            or list(near)
         title = self.titles(hit.chunk.doc_id) if self.titles else ""
         alone = [window_text(hit.chunk, p, context=0, title=title) for p in positions]
         # The first sentence of a passage has none before it: it is read alone twice.
