@@ -58,6 +58,24 @@ def has_han(text: str) -> bool:
     return HAN_RE.search(text) is not None
 
 
+STATING_WORDS = 4
+"""Words a sentence needs to state anything: a shorter one is a heading, a label or a
+link ("30-Day Refund Policy.", "Google", "Microsoft (Bing)"), about as relevant to a
+question as the page or section it names and answering none."""
+
+
+def said_words(text: str) -> float:
+    """How many words ``text`` says: its whitespace-separated pieces, each Han ideograph
+    half a word (a Chinese word is mostly two characters, written without spaces)."""
+    han = len(HAN_RE.findall(text))
+    return len(HAN_RE.sub(" ", text).split()) + han / 2
+
+
+def states(text: str) -> bool:
+    """Whether ``text`` is long enough to state something (``STATING_WORDS``)."""
+    return said_words(text) >= STATING_WORDS
+
+
 def _words(text: str) -> frozenset[str]:
     return frozenset(text.split())
 

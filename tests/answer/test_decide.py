@@ -350,3 +350,25 @@ def test_past_the_band_only_a_span_only_the_asked_thing_can_be_decides() -> None
 def test_any_short_answer_is_checked_into_known_flags(answer: str, question: str) -> None:
     flags = check_short(answer, ev("any", answer + " and more."), question=question)
     assert set(flags) <= {Flag.ANSWER_IS_HEADING, Flag.ANSWER_INCOMPLETE}
+
+
+def test_a_link_or_label_does_not_answer_a_question_asking_for_a_statement() -> None:
+    # A list of links is relevant by its page's title; it states nothing a yes/no or a
+    # sentence question asks, so the first decider that states something answers.
+    link = ev("notice", "Google", semantic=0.79, chunk_id="notice#40")
+    states = ev("notice", "这些数据仅由您选择启用该功能的网站从您的设备访问，"
+                "不会被发送到 Mozilla 的服务器。", semantic=0.32, chunk_id="notice#12")
+    asked = "这个位置信息会被发到 Mozilla 的服务器吗？"
+    decision = decide(asked, [link, states], as_of=AS_OF)
+    assert decision.deciding[0] is states and decision.answer == states.sentence
+    heading = ev("mdn", "30-Day Refund Policy.", semantic=0.8, chunk_id="mdn#2")
+    rule = ev("mdn", "You may request a refund within the first 30 days.", semantic=0.5,
+              chunk_id="mdn#3")
+    assert decide("Can I get my money back?", [heading, rule], as_of=AS_OF).deciding[0] is rule
+    # A name may be a whole answer, and nothing that states is there to answer instead.
+    last = ev("notice", "Perplexity", semantic=0.9, chunk_id="notice#40")
+    assert decide("Which search provider is listed last?", [last, states],
+                  as_of=AS_OF).answer == "Perplexity"
+    assert decide(asked, [link], as_of=AS_OF).deciding[0] is link
+    lone = decide(asked, [link], as_of=AS_OF)
+    assert lone.status is AnswerStatus.UNCERTAIN and Flag.ANSWER_INCOMPLETE in lone.flags

@@ -11,7 +11,8 @@
   question needs: a number for "how many days" (or a length said in words, the cell of a
   table's column of time, "immediately", a count of none or without limit), a time or a
   condition for "when" ("when the free trial period ends", 每个订阅期结束时), a sentence
-  not cut inside itself ("GitHub complies with the EU-U.").
+  not cut inside itself ("GitHub complies with the EU-U."), and for a yes/no or a
+  sentence asked, a sentence that states something (not a link or a label: "Google").
 
 A failed check turns the answer ``uncertain``; the caller then shows the raw evidence
 with a ``Flag`` saying why (``ANSWER_UNSUPPORTED``, ``ANSWER_IS_HEADING``, ...).
@@ -30,6 +31,7 @@ from chronorag.answer.headings import is_markup_line
 from chronorag.answer.shape import Want, wanted, whole_without_number
 from chronorag.flags import Flag
 from chronorag.ingest.sentences import ends_inside_sentence
+from chronorag.lang import states
 from chronorag.model import Evidence, Granularity, Interval
 from chronorag.timex import parse
 
@@ -115,7 +117,10 @@ def check_short(answer: str, item: Evidence, *, question: str) -> list[Flag]:
         # a condition. (A document's own date is answered from the document: ``own_date``.)
         return [Flag.ANSWER_INCOMPLETE]
     whole = answer.strip() == (item.sentence or item.text).strip()
-    return [Flag.ANSWER_INCOMPLETE] if whole and cut_short(answer, item.text) else []
+    # A link or a label ("Google") said whole decides no yes/no and states no sentence.
+    says_nothing = want in (Want.YES_NO, Want.SENTENCE) and not states(answer)
+    return [Flag.ANSWER_INCOMPLETE] if whole and (
+        says_nothing or cut_short(answer, item.text)) else []
 
 
 def _says_enough(answer: str, want: Want, item: Evidence) -> bool:

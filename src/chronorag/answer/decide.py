@@ -60,7 +60,7 @@ from chronorag.answer.when import AnswerTime
 from chronorag.conditions import label
 from chronorag.flags import Flag, Flags
 from chronorag.ingest.stated import is_date_line
-from chronorag.lang import has_han
+from chronorag.lang import has_han, states
 from chronorag.model import AnswerStatus, Evidence, Status
 from chronorag.rank.authority import AuthorityPrior
 
@@ -234,9 +234,17 @@ def _stating(question: str, band: Sequence[Evidence], as_of: datetime, *,
     another period's. A document's date line ("Effective date: November 20, 2020") gives
     a date to any when-question; it stands in only for a question about a document's
     date or naming a document. For a yes/no question, the sentence that decides it
-    (``polar.deciding``)."""
+    (``polar.deciding``). A question that asks for a statement (yes/no, a sentence) is not
+    answered by a sentence too short to state anything (``lang.states``) while a relevant
+    decider states something."""
     first = band[0]
     want = wanted(question)
+    if want in (Want.YES_NO, Want.SENTENCE) and not states(_sentence(first)):
+        # A link or a label ("Google" in a list of search providers) is relevant by its
+        # page's title and says nothing a statement is asked for: the first decider whose
+        # sentence states something answers.
+        first = next((e for e in deciders if states(_sentence(e))), first)
+        band = [first]
     if want is Want.YES_NO:
         return deciding(question, first, band)
     if want not in SPAN_WANTS or _gives(question, first, as_of):

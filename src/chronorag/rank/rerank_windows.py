@@ -46,6 +46,7 @@ import numpy as np
 
 from chronorag.flags import Flag
 from chronorag.ingest.sentences import split_sentences
+from chronorag.lang import states
 from chronorag.model import Chunk, Hit, Intent, Query, Sentence
 from chronorag.rank.base import rarity
 from chronorag.rank.multilingual import MultilingualJudge, levels
@@ -54,11 +55,6 @@ from chronorag.rank.rerank_none import fallback_semantics, with_scores
 from chronorag.rank.temporal import UNKNOWN, sentence_fits
 from chronorag.retrieve.glossary import english_words
 from chronorag.retrieve.tokenize import is_mostly_cjk
-
-STATING_WORDS = 4
-"""Words a sentence needs to be chosen as a passage's answer while another has them: a
-shorter one is a heading or a label ("30-Day Refund Policy."), which the model finds as
-relevant as the section it names."""
 
 
 class WindowReranker:
@@ -204,7 +200,7 @@ class WindowReranker:
 
     def _answering(self, query: Query, hit: Hit) -> int | None:
         """The sentence of ``hit`` that answers: of the best window's sentence, the one
-        before it and the two after it (of ``STATING_WORDS`` words or more while one is),
+        before it and the two after it (of ``lang.STATING_WORDS`` words or more while one is),
         the one read as most relevant alone plus the better of that and its reading after
         the sentence before it. The window's sentence when the question asks a time and
         the passage states one."""
@@ -218,7 +214,7 @@ class WindowReranker:
             # a reading by relevance alone would overrule it.
             return hit.best_sentence
         near = range(max(at - 1, 0), min(at + 3, len(sentences)))
-        positions = [p for p in near if len(sentences[p].text.split()) >= STATING_WORDS] \
+        positions = [p for p in near if states(sentences[p].text)] \
             or list(near)
         title = self.titles(hit.chunk.doc_id) if self.titles else ""
         alone = [window_text(hit.chunk, p, context=0, title=title) for p in positions]
