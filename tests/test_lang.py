@@ -155,3 +155,18 @@ def test_no_module_defines_its_own_stop_words() -> None:
             if id(node) not in docstrings and _stop_words_in(node) >= 6:
                 found.append(f"{path.name}:{getattr(node, 'lineno', '?')}")
     assert not found, f"take stop words from chronorag.lang: {found}"
+
+
+def test_a_sentence_states_something_from_four_words_a_chinese_one_in_1_5_characters() -> None:
+    assert not lang.states("Google") and not lang.states("Microsoft (Bing)")
+    assert not lang.states("30-Day Refund Policy.")
+    assert lang.states("Refunds take ten days.")
+    assert not lang.states("隐私声明") and lang.states("我们不出售数据")
+    assert lang.said_words("Firefox 隐私声明") == 1 + 4 / 1.5
+
+
+@given(text=ANY_TEXT)
+def test_said_words_counts_pieces_and_half_han(text: str) -> None:
+    said = lang.said_words(text)
+    assert said >= len(lang.HAN_RE.findall(text)) / 1.5
+    assert lang.states(text) == (said >= lang.STATING_WORDS)

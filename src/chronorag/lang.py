@@ -65,10 +65,11 @@ question as the page or section it names and answering none."""
 
 
 def said_words(text: str) -> float:
-    """How many words ``text`` says: its whitespace-separated pieces, each Han ideograph
-    half a word (a Chinese word is mostly two characters, written without spaces)."""
+    """How many words ``text`` says: its whitespace-separated pieces, and a word for each
+    one and a half Han ideographs (Chinese words, written without spaces, average about
+    1.5 characters)."""
     han = len(HAN_RE.findall(text))
-    return len(HAN_RE.sub(" ", text).split()) + han / 2
+    return len(HAN_RE.sub(" ", text).split()) + han / 1.5
 
 
 def states(text: str) -> bool:
