@@ -59,6 +59,7 @@ from chronorag.answer.zh_quantity import (
     first_zh_measure,
     zh_number,
 )
+from chronorag.answer.zh_slot import slot
 from chronorag.lang import EN_STOP_WORDS, HAN
 from chronorag.retrieve.tokenize import is_mostly_cjk
 from chronorag.timex.extract import extract
@@ -237,7 +238,8 @@ def short_answer(question: str, sentence: str, *, now: datetime | None = None) -
         # "Which services does it name?": the things listed after "such as" / "like";
         # "哪些信息": the things a sentence enumerates with 、.
         span = (listed_items(question, sentence) or series_after(question, sentence)
-                or zh_listed(question, sentence))
+                or zh_listed(question, sentence)
+                or (slot(question, sentence) if is_mostly_cjk(sentence) else None))
     return (span or sentence).strip()
 
 
