@@ -372,3 +372,7 @@ def test_a_link_or_label_does_not_answer_a_question_asking_for_a_statement() -> 
     assert decide(asked, [link], as_of=AS_OF).deciding[0] is link
     lone = decide(asked, [link], as_of=AS_OF)
     assert lone.status is AnswerStatus.UNCERTAIN and Flag.ANSWER_INCOMPLETE in lone.flags
+    # A short reply decides a yes/no question; it states no sentence asked for.
+    reply = ev("faq", "No.", semantic=0.9, chunk_id="faq#2")
+    assert decide("Can I cancel by phone?", [reply, rule], as_of=AS_OF).answer == "No."
+    assert decide("What can I cancel by phone?", [reply, rule], as_of=AS_OF).deciding[0] is rule

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from chronorag.answer.decide import decide
-from chronorag.answer.polar import deciding, negated
+from chronorag.answer.polar import deciding, negated, replies
 from chronorag.model import Evidence
 
 from .test_decide import ev
@@ -125,3 +126,12 @@ def test_a_contrast_after_the_grant_does_not_decide() -> None:
              "处理您在 Firefox 中输入的内容。")
     item = passage("tou", grant, "但这并不赋予 Mozilla 对该内容的任何所有权。", sep="")
     assert deciding(question, item, [item]).sentence == grant
+
+
+@pytest.mark.parametrize(("sentence", "says"), [
+    ("Yes.", True), ("No, never.", True), ("Of course!", True), ("不可以。", True),
+    ("是的。", True), ("We do not sell data.", True),
+    ("Google", False), ("Nobody", False), ("30-Day Refund Policy.", False), ("隐私声明", False),
+])
+def test_a_reply_says_yes_or_no_by_itself(sentence: str, says: bool) -> None:
+    assert replies(sentence) is says

@@ -28,6 +28,7 @@ from chronorag.answer.asks_date import asked_field
 from chronorag.answer.cells import time_cell
 from chronorag.answer.choose import worded_duration
 from chronorag.answer.headings import is_markup_line
+from chronorag.answer.polar import replies
 from chronorag.answer.shape import Want, wanted, whole_without_number
 from chronorag.flags import Flag
 from chronorag.ingest.sentences import ends_inside_sentence
@@ -117,10 +118,18 @@ def check_short(answer: str, item: Evidence, *, question: str) -> list[Flag]:
         # a condition. (A document's own date is answered from the document: ``own_date``.)
         return [Flag.ANSWER_INCOMPLETE]
     whole = answer.strip() == (item.sentence or item.text).strip()
-    # A link or a label ("Google") said whole decides no yes/no and states no sentence.
-    says_nothing = want in (Want.YES_NO, Want.SENTENCE) and not states(answer)
     return [Flag.ANSWER_INCOMPLETE] if whole and (
-        says_nothing or cut_short(answer, item.text)) else []
+        not says_something(want, answer) or cut_short(answer, item.text)) else []
+
+
+def says_something(want: Want, sentence: str) -> bool:
+    """Whether ``sentence`` can answer what ``want`` asks: any sentence answers a span, and
+    a question asking for a statement (yes/no, a sentence) needs one that states something
+    (``lang.states``) or, to a yes/no question, a reply ("Yes.", "不可以。"). A link or a
+    label ("Google", "30-Day Refund Policy.") answers neither."""
+    if want not in (Want.YES_NO, Want.SENTENCE) or states(sentence):
+        return True
+    return want is Want.YES_NO and replies(sentence)
 
 
 def _says_enough(answer: str, want: Want, item: Evidence) -> bool:

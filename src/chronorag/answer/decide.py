@@ -51,7 +51,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from chronorag.answer.asks_date import asked_field, names_document
-from chronorag.answer.check import check_short
+from chronorag.answer.check import check_short, says_something
 from chronorag.answer.differ import states_differ
 from chronorag.answer.nearby import SPAN_WANTS, answer_near, gives_asked_span, gives_span
 from chronorag.answer.polar import deciding
@@ -60,7 +60,7 @@ from chronorag.answer.when import AnswerTime
 from chronorag.conditions import label
 from chronorag.flags import Flag, Flags
 from chronorag.ingest.stated import is_date_line
-from chronorag.lang import has_han, states
+from chronorag.lang import has_han
 from chronorag.model import AnswerStatus, Evidence, Status
 from chronorag.rank.authority import AuthorityPrior
 
@@ -235,15 +235,15 @@ def _stating(question: str, band: Sequence[Evidence], as_of: datetime, *,
     a date to any when-question; it stands in only for a question about a document's
     date or naming a document. For a yes/no question, the sentence that decides it
     (``polar.deciding``). A question that asks for a statement (yes/no, a sentence) is not
-    answered by a sentence too short to state anything (``lang.states``) while a relevant
-    decider states something."""
+    answered by a link or a label while a relevant decider states something
+    (``check.says_something``)."""
     first = band[0]
     want = wanted(question)
-    if want in (Want.YES_NO, Want.SENTENCE) and not states(_sentence(first)):
+    if not says_something(want, _sentence(first)):
         # A link or a label ("Google" in a list of search providers) is relevant by its
         # page's title and says nothing a statement is asked for: the first decider whose
         # sentence states something answers.
-        first = next((e for e in deciders if states(_sentence(e))), first)
+        first = next((e for e in deciders if says_something(want, _sentence(e))), first)
         band = [first]
     if want is Want.YES_NO:
         return deciding(question, first, band)

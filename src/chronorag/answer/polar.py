@@ -63,6 +63,17 @@ def negated(sentence: str) -> bool:
     return NEGATION.search(sentence) is not None
 
 
+# A reply that says yes or no by itself, however short: "Yes.", "No, never.", "可以。".
+_REPLY = re.compile(r"\W*(?:(?:yes|yeah|yep|no|nope|sure|correct|indeed|of\s+course)\b|"
+                    r"是的|不是|不可以|可以|不能|不会|没有|对)", re.IGNORECASE)
+
+
+def replies(sentence: str) -> bool:
+    """Whether ``sentence`` answers a yes/no question by itself, however short: it opens
+    with yes or no ("Yes.", "不可以。") or says no outright."""
+    return _REPLY.match(sentence) is not None or negated(sentence)
+
+
 def deciding(question: str, first: Evidence, band: Sequence[Evidence]) -> Evidence:
     """``first``, or the band passage of its document whose negated sentence decides the
     yes/no ``question`` (see the module docstring), with that sentence as its own."""
