@@ -376,3 +376,14 @@ def test_a_link_or_label_does_not_answer_a_question_asking_for_a_statement() -> 
     reply = ev("faq", "No.", semantic=0.9, chunk_id="faq#2")
     assert decide("Can I cancel by phone?", [reply, rule], as_of=AS_OF).answer == "No."
     assert decide("What can I cancel by phone?", [reply, rule], as_of=AS_OF).deciding[0] is rule
+
+
+def test_another_owners_link_is_no_parallel_view() -> None:
+    asked = "Can I get a refund after a month?"
+    ours = ev("a", "You can get a refund within 45 days of delivery.", owner="care")
+    theirs = ev("b", "Refunds Policy", owner="sales", semantic=0.98)
+    decision = decide(asked, [ours, theirs], as_of=AS_OF)
+    assert Flag.PARALLEL_VIEWS not in decision.flags and decision.deciding == (ours,)
+    other = ev("c", "You can get a refund within 14 days of delivery.", owner="sales",
+               semantic=0.98)
+    assert Flag.PARALLEL_VIEWS in decide(asked, [ours, other], as_of=AS_OF).flags

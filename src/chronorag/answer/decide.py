@@ -125,7 +125,9 @@ def decide(question: str, evidence: Sequence[Evidence], *, upcoming: Sequence[Ev
         return Decision(AnswerStatus.NOT_FOUND, None, (), soon, tuple(why))
     band = _top_band(deciders, rules)
     first = _stating(question, band, as_of, deciders=deciders)
-    views = [first, *_parallel_views(question, first, [e for e in band if e is not first])]
+    # Another owner's link or label is no view of its own (see ``_stating``).
+    views = [first, *_parallel_views(question, first, [
+        e for e in band if e is not first and says_something(wanted(question), _sentence(e))])]
     flags: list[Flag] = []
     status = AnswerStatus.ANSWERED
     # A text whose own sentences state a time that satisfies the question's constraint is
@@ -293,8 +295,9 @@ def _variants(question: str, first: Evidence, deciders: Sequence[Evidence],
     and the cross-encoder scores such siblings far apart (0.99 and 0.51)."""
     best = semantic(deciders[0])
     floor = min(best - max(rules.copy_margin, rules.margin), best * VARIANT_SHARE)
+    want = wanted(question)
     pool = [e for e in deciders if e is not first and Flag.DERIVED_COPY not in e.flags
-            and semantic(e) >= floor]
+            and semantic(e) >= floor and says_something(want, _sentence(e))]
     if not any(Flag.CONDITION_UNKNOWN in e.flags for e in (first, *pool)):
         return []
     seen = {label(first.applies_to)}
