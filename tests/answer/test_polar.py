@@ -132,6 +132,7 @@ def test_a_contrast_after_the_grant_does_not_decide() -> None:
     ("Yes.", True), ("No, never.", True), ("Of course!", True), ("不可以。", True),
     ("是的。", True), ("We do not sell data.", True),
     ("Google", False), ("Nobody", False), ("30-Day Refund Policy.", False), ("隐私声明", False),
+    ("对。", True), ("对于评分：", False),
 ])
 def test_a_reply_says_yes_or_no_by_itself(sentence: str, says: bool) -> None:
     assert replies(sentence) is says

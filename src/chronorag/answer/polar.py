@@ -63,9 +63,10 @@ def negated(sentence: str) -> bool:
     return NEGATION.search(sentence) is not None
 
 
-# A reply that says yes or no by itself, however short: "Yes.", "No, never.", "可以。".
+# A reply that says yes or no by itself, however short: "Yes.", "No, never.", "可以。"
+# (对 opens 对于 "regarding" too, which replies nothing).
 _REPLY = re.compile(r"\W*(?:(?:yes|yeah|yep|no|nope|sure|correct|indeed|of\s+course)\b|"
-                    r"是的|不是|不可以|可以|不能|不会|没有|对)", re.IGNORECASE)
+                    r"是的|不是|不可以|可以|不能|不会|没有|对(?!于))", re.IGNORECASE)
 
 
 def replies(sentence: str) -> bool:
