@@ -27,15 +27,19 @@ from chronorag.rank.rerank_windows import SentenceTerms, WindowReranker, asked_s
 
 
 class Judgements:
-    """Stands in for the cross-encoder: a logit per passage text, every call recorded."""
+    """Stands in for the cross-encoder: a logit per passage text, every call recorded; a
+    text without one is an error, or reads ``default`` when one is given."""
 
-    def __init__(self, logits: dict[str, float]) -> None:
+    def __init__(self, logits: dict[str, float], *, default: float | None = None) -> None:
         self.logits = logits
+        self.default = default
         self.calls: list[list[str]] = []
 
     def score(self, question: str, texts: Sequence[str]) -> np.ndarray:
         self.calls.append(list(texts))
-        return np.array([self.logits[t] for t in texts], dtype=np.float32)
+        return np.array([self.logits[t] if self.default is None
+                         else self.logits.get(t, self.default) for t in texts],
+                        dtype=np.float32)
 
 
 def query(text: str, *, intent: Intent = Intent.CONTENT) -> Query:
@@ -228,16 +232,9 @@ def test_what_is_asked_orders_passages_and_never_lowers_a_level() -> None:
     assert ranked[1].scores["rerank"] == pytest.approx(3.0)  # the whole question's
 
 
-class Readings(Judgements):
-    """A logit per window text, ``default`` for any other text."""
-
-    def __init__(self, logits: dict[str, float], *, default: float = -5.0) -> None:
-        super().__init__(logits)
-        self.default = default
-
-    def score(self, question: str, texts: Sequence[str]) -> np.ndarray:
-        self.calls.append(list(texts))
-        return np.array([self.logits.get(t, self.default) for t in texts], dtype=np.float32)
+def readings(logits: dict[str, float]) -> Judgements:
+    """A logit per window text, -5 for any other text."""
+    return Judgements(logits, default=-5.0)
 
 
 EMAILS = [
@@ -251,7 +248,7 @@ EMAILS = [
 def answering(logits: dict[str, float], *, answer_top: int = 2,
               constraint: Constraint | None = None) -> Hit:
     model = WindowReranker(top_n=4, per_chunk=1, answer_top=answer_top)
-    model.model = Readings(logits)  # type: ignore[assignment]
+    model.model = readings(logits)  # type: ignore[assignment]
     q = query("Can I opt out of emails such as password resets?")
     if constraint is not None:
         q = replace(q, understanding=replace(q.understanding, constraint=constraint))
@@ -290,25 +287,27 @@ def test_a_heading_is_not_chosen_while_a_sentence_near_it_states_something() -> 
     heading = sentenced("refunds", ["30-Day Refund Policy.",
                                     "Refunds are given in addition to your consumer rights."])
     model = WindowReranker(top_n=4, per_chunk=2)
-    model.model = Readings({"30-Day Refund Policy.": 6.0,  # type: ignore[assignment]
+    model.model = readings({"30-Day Refund Policy.": 6.0,  # type: ignore[assignment]
                             "Refunds are given in addition to your consumer rights.": 1.0})
     (ranked,) = model.rerank(query("Does the refund policy replace my rights?"), [heading])
     assert ranked.best_sentence == 1
     assert ranked.scores["rerank"] == pytest.approx(6.0)
 
 
+YEAR = Interval(datetime(2021, 1, 1, tzinfo=UTC), datetime(2022, 1, 1, tzinfo=UTC),
+                Granularity.YEAR)
+
+
 def test_a_passage_stating_times_keeps_the_window_the_asked_time_chose() -> None:
-    year = Interval(datetime(2021, 1, 1, tzinfo=UTC), datetime(2022, 1, 1, tzinfo=UTC),
-                    Granularity.YEAR)
     hit = sentenced("emails", EMAILS)
-    dated = tuple(replace(s, mentions=(Mention("2021", s.start, s.start + 4, year),))
+    dated = tuple(replace(s, mentions=(Mention("2021", s.start, s.start + 4, YEAR),))
                   if s.index == 1 else s for s in hit.chunk.sentences)
     model = WindowReranker(top_n=4, per_chunk=1)
-    model.model = Readings({EMAILS[1]: 3.0,  # type: ignore[assignment]
+    model.model = readings({EMAILS[1]: 3.0,  # type: ignore[assignment]
                             f"{EMAILS[1]} {EMAILS[2]}": 8.0})
     q = query("In 2021, could I opt out of emails such as password resets?")
     q = replace(q, understanding=replace(q.understanding,
-                                         constraint=Constraint(Relation.IN, interval=year)))
+                                         constraint=Constraint(Relation.IN, interval=YEAR)))
     (ranked,) = model.rerank(q, [replace(hit, chunk=replace(hit.chunk, sentences=dated))])
     assert ranked.best_sentence == 1
 
@@ -316,7 +315,7 @@ def test_a_passage_stating_times_keeps_the_window_the_asked_time_chose() -> None
 def test_passages_past_the_first_keep_their_windows_sentence() -> None:
     model = WindowReranker(top_n=4, per_chunk=1, answer_top=1)
     first, second = sentenced("a", EMAILS), sentenced("b", EMAILS)
-    model.model = Readings({EMAILS[1]: 3.0, EMAILS[2]: -1.0,  # type: ignore[assignment]
+    model.model = readings({EMAILS[1]: 3.0, EMAILS[2]: -1.0,  # type: ignore[assignment]
                             f"{EMAILS[1]} {EMAILS[2]}": 8.0})
     ranked = model.rerank(query("Can I opt out of emails such as password resets?"),
                           [first, second])
@@ -324,8 +323,6 @@ def test_passages_past_the_first_keep_their_windows_sentence() -> None:
 
 
 def test_a_passage_stating_no_time_is_read_again_for_a_question_asking_one() -> None:
-    year = Interval(datetime(2021, 1, 1, tzinfo=UTC), datetime(2022, 1, 1, tzinfo=UTC),
-                    Granularity.YEAR)
     logits = {EMAILS[1]: 3.0, EMAILS[2]: -1.0, f"{EMAILS[1]} {EMAILS[2]}": 8.0}
-    assert answering(logits, constraint=Constraint(Relation.IN, interval=year)
+    assert answering(logits, constraint=Constraint(Relation.IN, interval=YEAR)
                      ).best_sentence == 2

@@ -124,10 +124,10 @@ def decide(question: str, evidence: Sequence[Evidence], *, upcoming: Sequence[Ev
             why.append(Flag.ONLY_UPCOMING)
         return Decision(AnswerStatus.NOT_FOUND, None, (), soon, tuple(why))
     band = _top_band(deciders, rules)
-    first = _stating(question, band, as_of, deciders=deciders)
-    # Another owner's link or label is no view of its own (see ``_stating``).
-    views = [first, *_parallel_views(question, first, [
-        e for e in band if e is not first and says_something(wanted(question), _sentence(e))])]
+    want = wanted(question)
+    first = _stating(question, band, as_of, deciders=deciders, want=want)
+    views = [first, *_parallel_views(question, first, [e for e in band if e is not first],
+                                     want=want)]
     flags: list[Flag] = []
     status = AnswerStatus.ANSWERED
     # A text whose own sentences state a time that satisfies the question's constraint is
@@ -139,7 +139,8 @@ def decide(question: str, evidence: Sequence[Evidence], *, upcoming: Sequence[Ev
         status = AnswerStatus.UNCERTAIN
         flags.append(Flag.TIME_UNVERIFIED)
     said = _said(question, first, as_of)
-    variants = [] if len(views) > 1 else _variants(question, first, deciders, rules)
+    variants = [] if len(views) > 1 else _variants(question, first, deciders, rules,
+                                                    want=want)
     if len(views) > 1:
         status = AnswerStatus.UNCERTAIN
         flags.append(Flag.PARALLEL_VIEWS)
@@ -221,7 +222,7 @@ def _top_band(deciders: Sequence[Evidence], rules: AnswerRules) -> list[Evidence
 
 
 def _stating(question: str, band: Sequence[Evidence], as_of: datetime, *,
-             deciders: Sequence[Evidence]) -> Evidence:
+             deciders: Sequence[Evidence], want: Want) -> Evidence:
     """The band's first item or, when the question asks for a span (a number, a duration,
     a date, an address) that its sentence does not give, another passage of the same
     document that does: one document keeps the version and validity the band's first was
@@ -240,7 +241,6 @@ def _stating(question: str, band: Sequence[Evidence], as_of: datetime, *,
     answered by a link or a label while a relevant decider states something
     (``check.says_something``)."""
     first = band[0]
-    want = wanted(question)
     if not says_something(want, _sentence(first)):
         # A link or a label ("Google" in a list of search providers) is relevant by its
         # page's title and says nothing a statement is asked for: the first decider whose
@@ -265,15 +265,17 @@ def _gives(question: str, item: Evidence, as_of: datetime) -> bool:
     return gives_span(question, _sentence(item), item.text, now=as_of)
 
 
-def _parallel_views(question: str, first: Evidence,
-                    others: Sequence[Evidence]) -> list[Evidence]:
-    """One disagreeing item per other owner, when both sides are approved originals."""
+def _parallel_views(question: str, first: Evidence, others: Sequence[Evidence], *,
+                    want: Want) -> list[Evidence]:
+    """One disagreeing item per other owner, when both sides are approved originals (a
+    link or a label is no view of its own: ``check.says_something``)."""
     if first.status is not Status.APPROVED or not first.owner:
         return []
     views: dict[str, Evidence] = {}
     for item in others:
         if (item.status is Status.APPROVED and item.owner and item.owner != first.owner
                 and Flag.DERIVED_COPY not in item.flags and item.owner not in views
+                and says_something(want, _sentence(item))
                 and states_differ(_sentence(first), _sentence(item), question=question)):
             views[item.owner] = item
     return list(views.values())
@@ -284,7 +286,7 @@ def _specific(item: Evidence) -> bool:
 
 
 def _variants(question: str, first: Evidence, deciders: Sequence[Evidence],
-              rules: AnswerRules) -> list[Evidence]:
+              rules: AnswerRules, *, want: Want) -> list[Evidence]:
     """When the asker's attributes leave a condition open, one item per other condition
     (``applies_to``) among the relevant originals that says something else: the answer
     gives each, labelled with whom it is for.
@@ -295,7 +297,6 @@ def _variants(question: str, first: Evidence, deciders: Sequence[Evidence],
     and the cross-encoder scores such siblings far apart (0.99 and 0.51)."""
     best = semantic(deciders[0])
     floor = min(best - max(rules.copy_margin, rules.margin), best * VARIANT_SHARE)
-    want = wanted(question)
     pool = [e for e in deciders if e is not first and Flag.DERIVED_COPY not in e.flags
             and semantic(e) >= floor and says_something(want, _sentence(e))]
     if not any(Flag.CONDITION_UNKNOWN in e.flags for e in (first, *pool)):

@@ -214,8 +214,7 @@ class WindowReranker:
             # a reading by relevance alone would overrule it.
             return hit.best_sentence
         near = range(max(at - 1, 0), min(at + 3, len(sentences)))
-        positions = [p for p in near if states(sentences[p].text)] \
-            or list(near)
+        positions = [p for p in near if states(sentences[p].text)] or list(near)
         title = self.titles(hit.chunk.doc_id) if self.titles else ""
         alone = [window_text(hit.chunk, p, context=0, title=title) for p in positions]
         # The first sentence of a passage has none before it: it is read alone twice.
