@@ -17,6 +17,11 @@ relevance × fit inside a tier, so the model's budget goes to passages that are 
 subject *and* speak of the asked period. Retrieval relevance is a weak signal, which is
 why the fit weighs in here (``fit_weight=1``) where the final ranking orders a tier by the
 model's relevance alone; relevance alone here moved TimeQA AR@1 by 0.2-0.3 points (noise).
+The pool's first candidate, the one retrieval found best (fused, or late-ordered), stays
+first: the pre-rank chooses what else the model reads, never whether it reads that one.
+Relevance here is the calibrated dense level, which knows nothing of BM25; a Chinese news
+story that states the asked day and is first by fusion sat at 0.12 against 0.42, below the
+gate, and went unread (benchmarks/README.md §54).
 It uses chronorag's tiers whichever temporal scorer the search then runs ("mrag",
 "none"); the scores it leaves are provisional, and the search's temporal stage writes
 ``temporal`` and ``combined`` (and ``time_tier``, ``time_order``) over them.
@@ -43,9 +48,13 @@ class TimePrerank:
         self._temporal = ChronoTemporal(fit_weight=1.0)
 
     def rerank(self, query: Query, hits: Sequence[Hit]) -> list[Hit]:
-        if query.constraint.interval is None:
+        if query.constraint.interval is None or not hits:
             return list(hits)
-        return self._temporal.rerank(query, NoReranker().rerank(query, hits))
+        first, *rest = self._temporal.rerank(query, NoReranker().rerank(query, hits))
+        if first.chunk.id == hits[0].chunk.id:
+            return [first, *rest]
+        at = next(i for i, h in enumerate(rest) if h.chunk.id == hits[0].chunk.id)
+        return [rest[at], first, *rest[:at], *rest[at + 1:]]
 
 
 PRERANKS: Registry[Reranker] = Registry("pre-rank")
