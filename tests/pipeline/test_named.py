@@ -194,3 +194,36 @@ def test_a_title_of_its_own_script_said_but_for_one_word_keeps_the_pool() -> Non
     assert titled_elsewhere(query(asked), pool, titles=Titles.of(titles), deeper=deeper, depth=1000,
                             limit=10) == pool
     assert deeper.depths == []
+
+
+STATEMENT_ASKED = "按 GitHub 隐私声明，我应该发邮件到哪个地址？"
+STATEMENTS = {"ff-zh": "Firefox 隐私声明", "gh-2022": "GitHub Privacy Statement",
+              "gh-2024": "GitHub General Privacy Statement"}
+STATEMENT_POOL = [hit("ff-zh", "如需行使这些权利，请通过我们的表单联系 Mozilla。")]
+CURRENT = hit("gh-2024", "To exercise these rights, please send an email to privacy@github.com.")
+
+
+def test_a_title_of_its_own_script_naming_another_product_keeps_nothing_back() -> None:
+    # "GitHub 隐私声明" says "Firefox 隐私声明" but for its first word, and that word is
+    # the name of another product: the question names GitHub's statement.
+    deeper = Deeper([*STATEMENT_POOL, hit("gh-2022", "Send an email to privacy@github.com."),
+                     CURRENT])
+    got = titled_elsewhere(query(STATEMENT_ASKED), STATEMENT_POOL,
+                           titles=Titles.of(STATEMENTS), deeper=deeper, depth=1000, limit=10)
+    assert [h.chunk.id for h in got] == ["gh-2022", "ff-zh"]
+    # The Firefox statement asked in the same words is the question's own.
+    asked = "按 Firefox 隐私声明，我应该发邮件到哪个地址？"
+    assert titled_elsewhere(query(asked), STATEMENT_POOL, titles=Titles.of(STATEMENTS),
+                            deeper=deeper, depth=1000, limit=10) == STATEMENT_POOL
+
+
+def test_a_title_names_every_version_of_its_document() -> None:
+    # The current version is titled otherwise ("General"); it supersedes the one named.
+    def versions(ids: set[str]) -> set[str]:
+        return ids | {"gh-2024"} if "gh-2022" in ids else set(ids)
+
+    deeper = Deeper([*STATEMENT_POOL, CURRENT, hit("gh-2022", "Send an email to us.")])
+    got = titled_elsewhere(query(STATEMENT_ASKED), STATEMENT_POOL, titles=Titles.of(STATEMENTS),
+                           deeper=deeper, depth=1000, limit=10, versions=versions)
+    assert [h.chunk.id for h in got] == ["gh-2024", "gh-2022", "ff-zh"]
+    assert all(Flag.TITLE_NAMED in h.flags for h in got[:2])

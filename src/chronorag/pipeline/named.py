@@ -33,7 +33,7 @@ from dataclasses import dataclass, replace
 from chronorag.flags import Flag
 from chronorag.lang import SET_ASIDE, has_han
 from chronorag.model import Hit, Query
-from chronorag.rank.spelled import naming, spelled_by, spelled_names
+from chronorag.rank.spelled import latin_names, naming, spelled_by, spelled_names
 from chronorag.retrieve.glossary import concepts
 from chronorag.retrieve.tokenize import is_mostly_cjk
 
@@ -79,12 +79,17 @@ class Titles:
 
 
 def titled_elsewhere(query: Query, hits: Sequence[Hit], *, titles: Titles,
-                     deeper: Callable[[int], Sequence[Hit]], depth: int,
-                     limit: int) -> list[Hit]:
+                     deeper: Callable[[int], Sequence[Hit]], depth: int, limit: int,
+                     versions: Callable[[set[str]], set[str]] = set) -> list[Hit]:
     """``hits`` with the passages of the documents in another script that the question
     names by title first, flagged ``title_named`` (those of ``deeper(depth)`` gathered
     when no hit is one), the rest after them; ``hits`` as they are when the question
-    names no such title, or one in its own script (see ``names_title``)."""
+    names no such title, or one in its own script (see ``names_title``).
+
+    A title names every version of its document (``versions``: the documents linked to
+    some of these ids, them included), however each version is titled: which of them
+    answers is for validity to say.
+    """
     if depth <= 0 or limit <= 0 or not hits:
         return list(hits)
     cjk = is_mostly_cjk(query.text)
@@ -95,13 +100,16 @@ def titled_elsewhere(query: Query, hits: Sequence[Hit], *, titles: Titles,
         return list(hits)
     asked = concepts(_EXCLUDED.sub(" ", query.text))
     named = {i for i, t in other.items() if names_title(asked, _concepts(t))}
-    if not named or any(names_title(asked, _concepts(t), spare=1) for t in own.values()) or any(
+    spelled = spelled_names(query.text)
+    if not named or any(names_title(asked, _concepts(t), spare=1)
+                        and not _names_other(spelled, t) for t in own.values()) or any(
             h.chunk.doc_id in named and is_mostly_cjk(h.chunk.text) == cjk for h in hits):
         # The question names a document of its own script: by a title in that script,
         # even with one word said otherwise ("the Firefox privacy statement" of the
         # "Firefox Privacy Notice", beside "Firefox 隐私声明"), or in the other, as
         # Chinese pages titled in English are.
         return list(hits)
+    named = {i for i in versions(named) if i in other}
     first = [h for h in hits if h.chunk.doc_id in named]
     if not first:
         # Gathered only when no candidate is of a named document: once one is, more of
@@ -114,6 +122,13 @@ def titled_elsewhere(query: Query, hits: Sequence[Hit], *, titles: Titles,
     ahead = {h.chunk.id for h in first}
     return [*(replace(h, flags=(*h.flags, Flag.TITLE_NAMED)) for h in first),
             *(h for h in hits if h.chunk.id not in ahead)]
+
+
+def _names_other(spelled: frozenset[str], title: str) -> bool:
+    """Whether a title's Latin names are other than those the question spells: "GitHub
+    隐私声明" says "Firefox 隐私声明" but for one word, and that word names another product."""
+    names = latin_names(title)
+    return bool(spelled and names and not spelled & names)
 
 
 def names_title(asked: Sequence[frozenset[str]], title: Sequence[frozenset[str]], *,

@@ -215,6 +215,11 @@ class Components:
         documents = self.documents_for(component)
         return ValidityIndex.build(documents.values()), documents
 
+    def versions(self, ids: set[str]) -> set[str]:
+        """These documents and every one linked to them (``supersedes``, ``derived_from``,
+        either way, transitively)."""
+        return self._linked(ids)
+
     def _linked(self, ids: Iterable[str]) -> set[str]:
         generation = self.store.generation()
         if self._links is None or self._links[0] != generation:
@@ -350,8 +355,9 @@ def _candidates(query: Query, config: SearchConfig, components: Components,
 
     spelled = spelled_elsewhere(query, fused, depth=config.names_depth,
                                 limit=config.candidates, deeper=deeper)
-    return titled_elsewhere(query, spelled, titles=components.titles(),
-                            depth=config.names_depth, limit=config.candidates, deeper=deeper)
+    return titled_elsewhere(query, spelled, titles=components.titles(), deeper=deeper,
+                            depth=config.names_depth, limit=config.candidates,
+                            versions=components.versions)
 
 
 def _retrieve(query: Query, config: SearchConfig, components: Components,

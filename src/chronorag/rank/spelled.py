@@ -28,7 +28,7 @@ from chronorag.flags import Flag
 from chronorag.model import Hit, Query
 from chronorag.retrieve.tokenize import is_mostly_cjk
 
-__all__ = ["NamesPrerank", "naming", "spelled_by", "spelled_names"]
+__all__ = ["NamesPrerank", "latin_names", "naming", "spelled_by", "spelled_names"]
 
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9+-]*[A-Za-z0-9]")
 
@@ -38,7 +38,13 @@ def spelled_names(question: str) -> frozenset[str]:
     "octocat"); none for a question in English."""
     if not is_mostly_cjk(question):
         return frozenset()
-    return frozenset(m.group(0).lower() for m in _NAME.finditer(question))
+    return latin_names(question)
+
+
+def latin_names(text: str) -> frozenset[str]:
+    """Every word of ``text`` in Latin letters, lowercased: in a Chinese text ("Firefox
+    隐私声明"), the names it spells."""
+    return frozenset(m.group(0).lower() for m in _NAME.finditer(text))
 
 
 def naming(names: frozenset[str]) -> re.Pattern[str]:
