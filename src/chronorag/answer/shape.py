@@ -164,8 +164,11 @@ _EMAIL_QUESTION = re.compile(
     r"can|could|do|does|did|may|must|will|would|is|was|to|for|of)\b|\s*[?？]))|"
     r"\be-?mail\s+address(?:es)?\s+(?:should|can|could|do|does|did|may|must|to|for|of)\b|"
     r"\be-?mail\s+address(?:es)?\s*[?？]?\s*$|(?:电子)?邮(?:箱|件)(?:地址)?(?:是|为)?"
-    r"(?:哪个|哪一个|什么|多少)|(?:哪个|什么)(?:电子)?邮(?:箱|件地址)", re.IGNORECASE)
-_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}")
+    r"(?:哪个|哪一个|什么|多少)|(?:哪个|什么)(?:电子)?邮(?:箱|件地址)|"
+    r"(?:发|寄)送?(?:电子)?邮件(?:到|至|给)(?:哪个|哪一个|什么)", re.IGNORECASE)
+# An address as written, or spelled out against harvesters: privacy[at]github[dot]com.
+_AT, _DOT = r"(?:@|\[at\]|\(at\))", r"(?:\.|\[dot\]|\(dot\))"
+_EMAIL = re.compile(rf"[\w.+-]+{_AT}[\w-]+(?:{_DOT}[\w-]+)*{_DOT}[A-Za-z]{{2,}}")
 # A number that is no quantity: "what phone number", "what version number"; "which
 # section" asks for the labelled number itself ("Section 22581").
 _WHAT_NUMBER = re.compile(r"\bwhat\s+(?:([a-z]+)\s+)?number\b|\bwhat\s+(version)\b|"
