@@ -109,6 +109,11 @@ sth sb sb's sth's one's oneself etc lit fig esp also used one something someone 
 thing person make do have get take give
 """)
 
+# Senses CC-CEDICT lacks for the words that title policies in Chinese: it gives 条款 only as
+# "clause" (its 使用条款 is "terms of use"), 声明 as "statement" (a "Privacy Notice" is a
+# 隐私声明 on the publishers' own Chinese pages).
+GLOSS_MORE: dict[str, str] = {"条款": "terms", "声明": "notice"}
+
 # A question about one's own records ("how many times did I ... last week", "我上周几点...")
 # is phrased with count, time and first-person words that no record contains.
 RECORD_QUESTION_WORDS = EN_STOP_WORDS | ZH_STOP_WORDS | _words("""

@@ -15,6 +15,7 @@ from chronorag.flags import Flag
 from chronorag.model import Chunk, Hit, Query, Understanding
 from chronorag.pipeline.named import (
     Titles,
+    _says,
     names_title,
     spelled_elsewhere,
     titled_elsewhere,
@@ -227,3 +228,27 @@ def test_a_title_names_every_version_of_its_document() -> None:
                            deeper=deeper, depth=1000, limit=10, versions=versions)
     assert [h.chunk.id for h in got] == ["gh-2024", "gh-2022", "ff-zh"]
     assert all(Flag.TITLE_NAMED in h.flags for h in got[:2])
+
+
+@pytest.mark.parametrize(("asked", "title"), [
+    ("Mozilla 帐户服务条款规定适用哪里的法律？", "Mozilla Accounts Terms of Service"),
+    ("Firefox 隐私声明说了什么？", "Privacy Notice for Firefox"),
+    ("按照 Mozilla 订阅服务条款，我授予了谁权利？", "Mozilla 订阅服务 | 服务条款"),
+])
+def test_a_title_is_said_in_the_order_a_chinese_title_has(asked: str, title: str) -> None:
+    assert not names_title(concepts(asked), concepts(title))
+    assert _says(concepts(asked), title)
+
+
+def test_a_plain_title_names_nothing_where_the_question_names_a_product() -> None:
+    titles = {"pocket": "Terms of Service", "gh": "GitHub Terms of Service",
+              "zh": "Firefox 使用条款"}
+    pool = [hit("zh", "您对 Firefox 的使用须遵守本条款。")]
+    deeper = Deeper([*pool, hit("pocket", "These terms govern Pocket."),
+                     hit("gh", "These terms govern GitHub.")])
+    for asked, first in [("GitHub 服务条款适用哪里的法律？", "gh"),
+                         ("GitHub 隐私声明说，它会检测哪些违反服务条款的内容？", "zh"),
+                         ("服务条款适用哪里的法律？", "pocket")]:
+        got = titled_elsewhere(query(asked), pool, titles=Titles.of(titles), deeper=deeper,
+                               depth=1000, limit=10)
+        assert got[0].chunk.id == first, asked

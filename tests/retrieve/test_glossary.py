@@ -38,3 +38,8 @@ def test_any_text_gives_concepts_of_lowercase_stems(text):
     for concept in concepts(text):
         assert concept
         assert all(word == word.lower() and word.strip() == word for word in concept)
+
+
+def test_the_words_that_title_policies_have_the_senses_the_dictionary_lacks():
+    assert {"claus", "term"} <= gloss("条款")
+    assert {"statement", "notic"} <= gloss("声明")

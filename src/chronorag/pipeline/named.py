@@ -99,10 +99,14 @@ def titled_elsewhere(query: Query, hits: Sequence[Hit], *, titles: Titles,
         # pool.
         return list(hits)
     asked = concepts(_EXCLUDED.sub(" ", query.text))
-    named = {i for i, t in other.items() if names_title(asked, _concepts(t))}
     spelled = spelled_names(query.text)
-    if not named or any(names_title(asked, _concepts(t), spare=1)
-                        and not _names_other(spelled, t) for t in own.values()) or any(
+    named = {i for i, t in other.items() if _says(asked, t) and not _generic(t, spelled)}
+    # Of the titles said, those that spell a name the question spells, when some do: "GitHub
+    # 服务条款" says "GitHub Terms of Service" and a page titled only "Terms of Service".
+    spelling = {i for i in named if latin_names(other[i]) & spelled}
+    named = spelling or named
+    if not named or any(_says(asked, t, spare=1) and not _names_other(spelled, t)
+                        for t in own.values()) or any(
             h.chunk.doc_id in named and is_mostly_cjk(h.chunk.text) == cjk for h in hits):
         # The question names a document of its own script: by a title in that script,
         # even with one word said otherwise ("the Firefox privacy statement" of the
@@ -122,6 +126,14 @@ def titled_elsewhere(query: Query, hits: Sequence[Hit], *, titles: Titles,
     ahead = {h.chunk.id for h in first}
     return [*(replace(h, flags=(*h.flags, Flag.TITLE_NAMED)) for h in first),
             *(h for h in hits if h.chunk.id not in ahead)]
+
+
+def _generic(title: str, spelled: frozenset[str]) -> bool:
+    """Whether a title is too plain to name a document where the question names a product:
+    two concepts, neither a name the question spells ("Terms of Service" ends half the
+    titles of a store; "违反服务条款的内容" in a question about GitHub's privacy statement
+    names no page so titled)."""
+    return bool(spelled) and not latin_names(title) & spelled and len(_concepts(title)) < 3
 
 
 def _names_other(spelled: frozenset[str], title: str) -> bool:
@@ -144,6 +156,34 @@ def names_title(asked: Sequence[frozenset[str]], title: Sequence[frozenset[str]]
                for run in runs for i in range(len(asked) - size + 1))
 
 
+def _says(asked: Sequence[frozenset[str]], title: str, *, spare: int = 0) -> bool:
+    return any(names_title(asked, reading, spare=spare) for reading in _readings(title))
+
+
+# "Terms of Service", "Privacy Notice for Mozilla Location Services": a noun and what it is
+# of (or for), which a Chinese title says first.
+_OF = re.compile(r"(?P<head>.*?)(?P<noun>\S+)\s+(?:of|for)\s+(?P<tail>.+)", re.IGNORECASE)
+
+
+@functools.lru_cache(maxsize=65536)
+def _readings(title: str) -> tuple[tuple[frozenset[str], ...], ...]:
+    """A title's concepts as written and, for "A B of C", in the orders a Chinese title
+    says them: "A C B" ("Mozilla Accounts Terms of Service": Mozilla 帐户服务条款) and
+    "C A B" ("Privacy Notice for Mozilla Location Services": Mozilla 位置服务隐私声明)."""
+    match = _OF.fullmatch(title.strip())
+    if match is None:
+        return (_concepts(title),)
+    head, noun, tail = match["head"], match["noun"], match["tail"]
+    return (_concepts(title), _concepts(f"{head} {tail} {noun}"),
+            _concepts(f"{tail} {head} {noun}"))
+
+
 @functools.lru_cache(maxsize=65536)
 def _concepts(title: str) -> tuple[frozenset[str], ...]:
-    return tuple(concepts(title))
+    """A title's concepts, a concept said twice in a row once ("Mozilla 订阅服务 | 服务条款"
+    is said "Mozilla 订阅服务条款")."""
+    out: list[frozenset[str]] = []
+    for concept in concepts(title):
+        if not out or concept != out[-1]:
+            out.append(concept)
+    return tuple(out)

