@@ -21,19 +21,25 @@ __all__ = ["LEAST", "MOST", "WORDED_DURATION", "ZH_WORDED_DURATION", "by_clause"
 
 # A length of time said in words: "for the duration of the payment term", "for as long
 # as your account is active", "within its defined window". The phrase runs to the end of
-# its clause (a mark, or "or" / "and" / "but" starting another), at most ten words past
-# its head. "Until …" names the event that ends it, and that event is often two joined by
+# its clause (a mark, or a word opening another: ``_CLAUSE_OPENS``), at most sixteen words
+# past its head. "Until …" names the event that ends it, and that event is often two joined by
 # "or" ("until they expire or are deleted", "until the end of the current Parliament or if
 # either of the parties withdraws"): it runs to the next mark, and when none comes within
 # twenty words it is no span.
 _WORD_ON = r"[^\s,;:.()“”\"!?]+"
+# A worded length runs on over "and"/"or" joining two of its verbs or conditions ("for as
+# long as necessary to provide the services and fulfill the transactions you have
+# requested"); one that a subject follows opens a clause of its own ("for the current
+# billing period or we will refund the current month"), as "but", "unless" always do.
+_CLAUSE_OPENS = (r"(?:(?:and|or)\s+(?:we|you|they|he|she|it|i|this|that|these|those|there|"
+                 r"our|your|their|its)|but|unless|except|while)\b")
 WORDED_DURATION = re.compile(
     rf"\b(?:until|till)(?:\s+{_WORD_ON}){{1,20}}(?=\s*(?:[,;:.()“”\"!?]|$))|"
     r"\b(?:(?:for|during|throughout)\s+(?:as\s+long\s+as|the\s+(?:duration|length|life|"
     r"lifetime|period|term|rest|remainder|span)\s+of|the\s+(?:current|remaining|entire|"
     r"whole|same|applicable|relevant)\s+(?:[a-z]+\s+){0,2}?(?:period|term|cycle))|within\s+"
     r"(?:its|their|the|our|your|a|an)\s+(?:[a-z]+\s+){0,2}?(?:window|period|time\s?frame|"
-    r"timeframe))\b(?:\s+(?!(?:or|and|but|unless|except|while)\b)[^\s,;:.()“”\"]+){0,10}",
+    rf"timeframe))\b(?:\s+(?!{_CLAUSE_OPENS})[^\s,;:.()“”\"]+){{0,16}}",
     re.IGNORECASE)
 # The same in Chinese: 在您使用 Firefox 期间, 只要您的帐户处于活跃状态, 直至您删除帐户为止,
 # 仅在完成邮件投递所需的时间内.
