@@ -15,7 +15,7 @@ from chronorag.flags import Flag
 from chronorag.model import Chunk, Hit, Query, Understanding
 from chronorag.pipeline.named import (
     Titles,
-    _says,
+    says_title,
     names_title,
     spelled_elsewhere,
     titled_elsewhere,
@@ -237,7 +237,7 @@ def test_a_title_names_every_version_of_its_document() -> None:
 ])
 def test_a_title_is_said_in_the_order_a_chinese_title_has(asked: str, title: str) -> None:
     assert not names_title(concepts(asked), concepts(title))
-    assert _says(concepts(asked), title)
+    assert says_title(concepts(asked), title)
 
 
 def test_a_plain_title_names_nothing_where_the_question_names_a_product() -> None:

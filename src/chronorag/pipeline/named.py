@@ -17,10 +17,12 @@ A question can name a document by its title in its own words: "如果有人违�
 可接受使用政策……" asks about the English "Acceptable Use Policy", while the Chinese
 passages that only *mention* that policy fill the candidates. Read through the dictionary
 (``retrieve.glossary``), the question says that title whole, its words in the title's
-order (``names_title``). When it says a title in the other script and none in its own,
-and passages in its own script crowd the pool, the named document's passages (those of
-the dense list gathered when none is a candidate) go first, flagged ``title_named``; the
-pre-rank "names" keeps them first, and the answer puts them before the rest.
+order (``names_title``) or in the order a Chinese title has ("Mozilla 帐户服务条款" for
+"Mozilla Accounts Terms of Service"). When it says a title in the other script and none
+in its own, and passages in its own script crowd the pool, the passages of the named
+document and of its versions (those of the dense list gathered when none is a candidate)
+go first, flagged ``title_named``; the pre-rank "names" keeps them first, and the answer
+puts them before the rest.
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ from chronorag.rank.spelled import latin_names, naming, spelled_by, spelled_name
 from chronorag.retrieve.glossary import concepts
 from chronorag.retrieve.tokenize import is_mostly_cjk
 
-__all__ = ["Titles", "names_title", "spelled_elsewhere", "titled_elsewhere"]
+__all__ = ["Titles", "names_title", "says_title", "spelled_elsewhere", "titled_elsewhere"]
 
 # What a question sets aside ("除了可接受使用政策以外，还必须符合哪个协议？", "Besides the
 # Acceptable Use Policy, which …"): a title said there is not the one asked about.
@@ -100,12 +102,12 @@ def titled_elsewhere(query: Query, hits: Sequence[Hit], *, titles: Titles,
         return list(hits)
     asked = concepts(_EXCLUDED.sub(" ", query.text))
     spelled = spelled_names(query.text)
-    named = {i for i, t in other.items() if _says(asked, t) and not _generic(t, spelled)}
+    named = {i for i, t in other.items() if says_title(asked, t) and not _generic(t, spelled)}
     # Of the titles said, those that spell a name the question spells, when some do: "GitHub
     # 服务条款" says "GitHub Terms of Service" and a page titled only "Terms of Service".
     spelling = {i for i in named if latin_names(other[i]) & spelled}
     named = spelling or named
-    if not named or any(_says(asked, t, spare=1) and not _names_other(spelled, t)
+    if not named or any(says_title(asked, t, spare=1) and not _names_other(spelled, t)
                         for t in own.values()) or any(
             h.chunk.doc_id in named and is_mostly_cjk(h.chunk.text) == cjk for h in hits):
         # The question names a document of its own script: by a title in that script,
@@ -156,7 +158,9 @@ def names_title(asked: Sequence[frozenset[str]], title: Sequence[frozenset[str]]
                for run in runs for i in range(len(asked) - size + 1))
 
 
-def _says(asked: Sequence[frozenset[str]], title: str, *, spare: int = 0) -> bool:
+def says_title(asked: Sequence[frozenset[str]], title: str, *, spare: int = 0) -> bool:
+    """Whether a question (``asked``, its concepts) says ``title`` (``names_title``) in
+    one of the orders it can be said in (``_readings``)."""
     return any(names_title(asked, reading, spare=spare) for reading in _readings(title))
 
 
