@@ -15,8 +15,8 @@ from chronorag.flags import Flag
 from chronorag.model import Chunk, Hit, Query, Understanding
 from chronorag.pipeline.named import (
     Titles,
-    says_title,
     names_title,
+    says_title,
     spelled_elsewhere,
     titled_elsewhere,
 )
