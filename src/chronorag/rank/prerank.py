@@ -50,11 +50,9 @@ class TimePrerank:
     def rerank(self, query: Query, hits: Sequence[Hit]) -> list[Hit]:
         if query.constraint.interval is None or not hits:
             return list(hits)
-        first, *rest = self._temporal.rerank(query, NoReranker().rerank(query, hits))
-        if first.chunk.id == hits[0].chunk.id:
-            return [first, *rest]
-        at = next(i for i, h in enumerate(rest) if h.chunk.id == hits[0].chunk.id)
-        return [rest[at], first, *rest[:at], *rest[at + 1:]]
+        ordered = self._temporal.rerank(query, NoReranker().rerank(query, hits))
+        at = next(i for i, h in enumerate(ordered) if h.chunk.id == hits[0].chunk.id)
+        return [ordered[at], *ordered[:at], *ordered[at + 1:]]
 
 
 PRERANKS: Registry[Reranker] = Registry("pre-rank")
