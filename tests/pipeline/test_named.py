@@ -252,3 +252,10 @@ def test_a_plain_title_names_nothing_where_the_question_names_a_product() -> Non
         got = titled_elsewhere(query(asked), pool, titles=Titles.of(titles), deeper=deeper,
                                depth=1000, limit=10)
         assert got[0].chunk.id == first, asked
+
+
+@given(st.text(max_size=80), st.text(max_size=60))
+def test_any_question_and_title_are_read_without_error(question: str, title: str) -> None:
+    asked = concepts(question)
+    assert isinstance(says_title(asked, title), bool)
+    assert isinstance(says_title(asked, title, spare=1), bool)
