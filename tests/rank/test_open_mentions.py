@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import UTC, datetime
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -11,9 +10,7 @@ from hypothesis import strategies as st
 from chronorag.model import (
     Chunk,
     Constraint,
-    Granularity,
     Hit,
-    Interval,
     Mention,
     Query,
     Relation,
@@ -22,12 +19,8 @@ from chronorag.model import (
 )
 from chronorag.rank.temporal import OPEN, SATISFIES, VIOLATES, ChronoTemporal, chunk_fit
 
-NOW = datetime(2026, 1, 1, tzinfo=UTC)
-
-
-def _year(y: int) -> Interval:
-    return Interval(datetime(y, 1, 1, tzinfo=UTC), datetime(y + 1, 1, 1, tzinfo=UTC),
-                    Granularity.YEAR)
+from .test_temporal import NOW
+from .test_temporal import year as _year
 
 
 def _hit(cid: str, semantic: float, *mentions: tuple[int, Relation]) -> Hit:

@@ -1,14 +1,11 @@
 """The time pre-rank: the reranker's pool by time tier, retrieval's best kept first."""
 
-from datetime import UTC, datetime
-
 from hypothesis import given
 from hypothesis import strategies as st
 
 from chronorag.model import (
     Chunk,
     Constraint,
-    Granularity,
     Hit,
     Interval,
     Mention,
@@ -19,12 +16,7 @@ from chronorag.model import (
 )
 from chronorag.rank.prerank import TimePrerank
 
-NOW = datetime(2026, 1, 1, tzinfo=UTC)
-
-
-def year(y: int) -> Interval:
-    return Interval(datetime(y, 1, 1, tzinfo=UTC), datetime(y + 1, 1, 1, tzinfo=UTC),
-                    Granularity.YEAR)
+from .test_temporal import NOW, year
 
 
 def hit(cid: str, dense: float, said: int | None) -> Hit:

@@ -195,7 +195,7 @@ class Components:
         documents = self.documents_for(read | unread)
         if any(d.applies_to for d in documents.values()):
             return set(unread)
-        linked = self._linked(read)
+        linked = self.versions(read)
         seen = [documents[i] for i in read if i in documents]
         types = {d.source_type for d in seen}
         owners = {d.owner for d in seen if d.owner}
@@ -211,16 +211,13 @@ class Components:
         """The validity index of these documents and of every document linked to them
         (``supersedes``, ``derived_from``, either way, transitively): a verdict depends on
         its linked documents only, so this judges them as an index of the whole store would."""
-        component = self._linked(ids)
+        component = self.versions(ids)
         documents = self.documents_for(component)
         return ValidityIndex.build(documents.values()), documents
 
-    def versions(self, ids: set[str]) -> set[str]:
+    def versions(self, ids: Iterable[str]) -> set[str]:
         """These documents and every one linked to them (``supersedes``, ``derived_from``,
-        either way, transitively)."""
-        return self._linked(ids)
-
-    def _linked(self, ids: Iterable[str]) -> set[str]:
+        either way, transitively), from the store's links read once per generation."""
         generation = self.store.generation()
         if self._links is None or self._links[0] != generation:
             graph: dict[str, set[str]] = {}
