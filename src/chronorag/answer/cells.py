@@ -21,8 +21,8 @@ from chronorag.lang import HAN, STATEMENT_STOP_WORDS, ZH_STOP_WORDS
 
 __all__ = ["is_row", "row_cell", "time_cell"]
 
-_ROW = re.compile(r"[^:;\n]{1,80}: [^;\n]*(?:; [^:;\n]{1,80}: [^;\n]*)+")
-_CELL = re.compile(r"(?:^|; )([^:;\n]{1,80}): ([^;\n]*)")
+_NEXT_CELL = re.compile(r"\s*; (?=[^:;\n]{1,80}: )")
+_HEAD = re.compile(r"([^:;\n]{1,80}): ([^\n]*)")
 _ASKS = re.compile(r"\b(?:which|what)\s+((?:[a-z]+\s+){0,2}?[a-z]+)\b|\b(who|whom|whose)\b",
                    re.IGNORECASE)
 _WORD = re.compile(r"[a-z]{3,}")
@@ -152,8 +152,13 @@ def is_row(sentence: str) -> bool:
 
 
 def _cells(sentence: str) -> list[tuple[str, str]] | None:
-    """The (header, value) cells of ``sentence`` when it is a table row, else None."""
-    row = sentence.strip()
-    if not _ROW.fullmatch(row):
+    """The (header, value) cells of ``sentence`` when it is a table row, else None. A
+    cell's own text may hold "; " ("Purposes of Processing: Provide …; product
+    improvement …"): a cell starts only where a header and ": " follow."""
+    parts = _NEXT_CELL.split(sentence.strip())
+    if len(parts) < 2:
         return None
-    return [(header, value.strip()) for header, value in _CELL.findall(row)]
+    cells = [_HEAD.fullmatch(part) for part in parts]
+    if any(cell is None for cell in cells):
+        return None
+    return [(cell.group(1), cell.group(2).strip()) for cell in cells if cell is not None]
