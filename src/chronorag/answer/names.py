@@ -11,9 +11,12 @@ import re
 from chronorag.lang import OVERLAP_STOP_WORDS
 
 # "Which company / court / account ...": a kind of thing answered by its proper name. The
-# noun is kept: a name that ends with it ("Firefox Account") is the one asked for.
+# noun is kept: a name that ends with it ("Firefox Account") is the one asked for. A verb
+# right after the question word makes the noun its subject, not what is asked for ("What
+# did the Terms say …").
 WHICH_NAMED = re.compile(
-    r"\b(?:which|what)\s+(?:[A-Za-z]+\s+){0,2}?(companies|company|firms?|courts?|"
+    r"\b(?:which|what)\s+(?!(?:did|does|do|is|are|was|were|will|would|can|could|should|"
+    r"may|might|must|has|have|had)\b)(?:[A-Za-z]+\s+){0,2}?(companies|company|firms?|courts?|"
     r"organi[sz]ations?|entit(?:y|ies)|partners?|providers?|vendors?|(?:sub)?processors?|"
     r"agenc(?:y|ies)|authorit(?:y|ies)|regulators?|countr(?:y|ies)|cit(?:y|ies)|states|"
     r"jurisdictions?|accounts?|products?|browsers?|apps?|rules|polic(?:y|ies)|terms|"
