@@ -40,6 +40,12 @@ STATED = {"_from_text": {"valid_from": {
     ("How long is the return window?", None),
     ("Is the return policy in effect?", None),  # not a when-question
     ("上周二我几点吃的午饭？", None),
+    # Applying from a date is taking effect; when a policy applies is a condition.
+    ("From what date do the Focus Terms of Use apply?", "valid_from"),
+    ("Since when has the current Privacy Statement applied?", "valid_from"),
+    ("本政策从哪天起适用？", "valid_from"),
+    ("When does the refund policy apply?", None),
+    ("Which terms apply to me?", None),
 ])
 def test_which_date_a_question_asks_for(question: str, field: str | None) -> None:
     assert asked_field(question) == field

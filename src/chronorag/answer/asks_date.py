@@ -15,6 +15,11 @@ _EFFECTIVE = re.compile(r"\b(?:takes?\s+effect|took\s+effect|taken\s+effect|effe
                         r"|in\s+(?:effect|force)|c[oa]mes?\s+into\s+(?:force|effect)"
                         r"|enter(?:s|ed)?\s+into\s+force)\b|生效|施行|实施|起效",
                         re.IGNORECASE)
+# "From what date do these Terms apply?", 从哪天起适用: applying from a date is taking effect.
+_APPLIES_FROM = re.compile(r"\b(?:from|since|starting|beginning)\s+(?:what|which)\s+(?:date|day)\b"
+                           r"[^?]*\bappl(?:y|ies|ied)\b|\bsince\s+when\b[^?]*\bappl(?:y|ies|ied)\b|"
+                           r"(?:从|自)(?:哪天|哪一天|什么时候|何时|哪个日期)(?:起|开始)(?:适用|生效)",
+                           re.IGNORECASE)
 # "The cookie list in force in February 2022": the time a question is asked at, not the
 # date it asks for.
 _AS_OF = re.compile(r"\b(?:in\s+(?:effect|force)|effective|applicable|valid)\s+(?:in|on|at|as\s+of|"
@@ -36,7 +41,7 @@ def asked_field(question: str) -> str | None:
         return None
     if _UPDATED.search(asked):
         return "modified_at"
-    return "valid_from" if _EFFECTIVE.search(asked) else None
+    return "valid_from" if _EFFECTIVE.search(asked) or _APPLIES_FROM.search(asked) else None
 
 
 def names_document(question: str) -> bool:
