@@ -95,7 +95,9 @@ _MEASURE_UNIT = (r"(?:metres?|meters?|kilometres?|kilometers?|km|cm|mm|miles?|fe
                  r"(?:kilo|mega|giga|tera)?bytes?|[KMGT]i?B)\b")
 # A rate: "1.0% per month", "$5 a month".
 _PER = r"(?:\s+(?:per|an?)\s+(?:second|minute|hour|day|week|month|year|annum))"
-_DURATION = re.compile(rf"\b{_QUALIFIER}{_RANGE}[\s-]+{_TIME_UNIT}", re.IGNORECASE)
+# "the last 12 months", "the first 30 days": which window of that length, part of the span.
+_WINDOW = r"(?:the\s+(?:first|last|past|preceding|previous|next|following)\s+)?"
+_DURATION = re.compile(rf"\b{_WINDOW}{_QUALIFIER}{_RANGE}[\s-]+{_TIME_UNIT}", re.IGNORECASE)
 # A bound said after the number: "13 years of age or older".
 _OR_MORE = (r"(?:\s+or\s+(?:more|older|greater|higher|above|over|less|fewer|younger|lower|"
             r"below|under))")
