@@ -31,6 +31,12 @@ DAMAGES = ("Mozilla 特别声明不对以下损害赔偿负责：间接、特殊
     ("肯尼亚人在哪些体育运动中很活跃？",
      "肯尼亚人积极参与多种体育运动，其中包括板球、汽车拉力赛、足球、联合会橄榄球和拳击。",
      "板球、汽车拉力赛、足球、联合会橄榄球和拳击"),
+    # Quoted items are bounded by their marks; the list 如 introduces right after the
+    # question's words is theirs, not a later one followed by one of them.
+    ("本协议排除了哪些默示条件或保证？",
+     "在法律允许的范围内，我们排除任何默示条件或保证，如“可销售性”、“适合某一目的”和“不侵权”，"
+     "以及因交易、使用或惯例产生的保证。",
+     "“可销售性”、“适合某一目的”和“不侵权”"),
 ])
 def test_the_list_answers_a_question_asking_which(question: str, sentence: str,
                                                    items: str) -> None:

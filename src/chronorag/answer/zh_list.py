@@ -26,6 +26,10 @@ _ASKS = re.compile(r"哪些|哪几")
 _ITEM = rf"[{HAN}A-Za-z0-9·/\- ]+"
 _RUN = re.compile(rf"{_ITEM}(?:、{_ITEM})+")
 _JOIN = re.compile(r"以及|或者|及|和|或|与")
+# Items in quotation marks ("如“适销性”、“不侵权”"): the marks bound each item, no word
+# needs telling apart.
+_QUOTED = r"[“「『][^“”「」『』、，,。；;]{1,40}[”」』]"
+_QUOTED_RUN = re.compile(rf"{_QUOTED}(?:、{_QUOTED})*(?:(?:、|以及|或者|及|和|或|与){_QUOTED})")
 # Where the first item starts: after punctuation, 的 / 地 / 得, a preposition, a pronoun, an
 # adverb, a conjunction, a locative (…的情况下), a numeral or an interjection.
 _BEFORE_FIRST = frozenset({"x", "uj", "ul", "uz", "ug", "ud", "uv", "p", "r", "d", "c", "f",
@@ -37,6 +41,7 @@ _INTRODUCERS = frozenset({"包括", "包含", "例如", "比如", "诸如", "如
 _NOT_OPENING = frozenset({"x", "uj", "ul", "uz", "ug", "ud", "uv", "p", "c", "d"})
 # What may follow the last item's first word inside it: nouns and noun-like words.
 _NOUNISH = ("n", "eng", "vn", "an", "j", "l", "i")
+_INTRODUCED = re.compile(r"(?:包括|包含|例如|比如|诸如|如)[：:，,]?\s*$")
 # How far after a list the question's words are looked for.
 _AFTER = 16
 
@@ -50,13 +55,19 @@ def zh_listed(question: str, sentence: str) -> str | None:
     asked_after = _bigrams(question[wh.end():])
     said = _bigrams(question)
     best: tuple[int, str] | None = None
-    for found in _RUN.finditer(sentence):
-        items = _items(found.group(0))
+    runs = [(m, _items(m.group(0))) for m in _RUN.finditer(sentence)]
+    runs += [(m, m.group(0)) for m in _QUOTED_RUN.finditer(sentence)]
+    for found, items in runs:
         if items is None or _bigrams(items) <= said:
             continue
         # The items are one stretch of the run: what follows them is read after them.
-        end = sentence.find(items, found.start()) + len(items)
-        follows = len(asked_after & _bigrams(sentence[end:end + _AFTER]))
+        start = sentence.find(items, found.start())
+        end = start + len(items)
+        # The question's words just before a list introduced by 如 / 包括 name what it
+        # lists ("否认任何法律担保或保证，如“适销性”、…") as the words after it do.
+        before = sentence[max(0, start - _AFTER):start]
+        named = _bigrams(before) if _INTRODUCED.search(before) else set()
+        follows = len(asked_after & (_bigrams(sentence[end:end + _AFTER]) | named))
         if best is None or follows > best[0]:
             best = (follows, items)
     return None if best is None else best[1]
