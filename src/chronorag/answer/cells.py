@@ -16,15 +16,18 @@ from __future__ import annotations
 
 import re
 
+from chronorag.answer.choose import stems
 from chronorag.answer.names import WHICH_NAMED
 from chronorag.lang import HAN, STATEMENT_STOP_WORDS, ZH_STOP_WORDS
+from chronorag.retrieve.tokenize import is_mostly_cjk
 
-__all__ = ["is_row", "row_cell", "time_cell"]
+__all__ = ["cell_sentence", "is_row", "row_cell", "time_cell"]
 
 _NEXT_CELL = re.compile(r"\s*; (?=[^:;\n]{1,80}: )")
 _HEAD = re.compile(r"([^:;\n]{1,80}): ([^\n]*)")
-_ASKS = re.compile(r"\b(?:which|what)\s+((?:[a-z]+\s+){0,2}?[a-z]+)\b|\b(who|whom|whose)\b",
-                   re.IGNORECASE)
+# "What are the examples …": the noun after a verb of being and an article is asked for.
+_ASKS = re.compile(r"\b(?:which|what)\s+(?:(?:is|are|was|were)\s+)?(?:(?:the|an?)\s+)?"
+                   r"((?:[a-z]+\s+){0,2}?[a-z]+)\b|\b(who|whom|whose)\b", re.IGNORECASE)
 _WORD = re.compile(r"[a-z]{3,}")
 # "举了哪些例子" / "是什么类型": the Han noun after the question word; Chinese words of one
 # meaning share a character more often than a whole word (例子 / 示例).
@@ -144,6 +147,37 @@ def time_cell(sentence: str) -> str | None:
         return None
     fitting = [value for header, value in cells if _TIME_HEADER.search(header)]
     return fitting[0] if len(fitting) == 1 and fitting[0] else None
+
+
+# The sentences of a cell: up to a stop ("。", or ". " before a capital or a Han character).
+_CELL_SENTENCE = re.compile(rf"[^。！？]+?(?:[。！？]+|[.!?](?=\s+[A-Z{HAN}])|$)")
+
+
+def cell_sentence(question: str, sentence: str) -> str | None:
+    """The sentence of a cell that answers ``question`` when ``sentence`` is a table row
+    one of whose cells holds several: the one sharing the most of the question's words,
+    when one shares more than every other and at least two; else None.
+
+    A cell of statements ("Contract … . Legitimate interest in offering additional security
+    (such as two-factor authentication)") is read as its sentences: asked whether the
+    service supports two-factor authentication, the statement that says so decides, not
+    the whole row of purposes, data and lawful bases."""
+    cells = _cells(sentence)
+    # Across scripts the words shared are only names ("GitHub", "Cookie"), no reading.
+    if cells is None or is_mostly_cjk(question) != is_mostly_cjk(sentence):
+        return None
+    parts = [[m.group(0).strip() for m in _CELL_SENTENCE.finditer(value) if m.group(0).strip()]
+             for _, value in cells]
+    # The statements are read, not the cells that name the row's thing: the question
+    # restates those, which is how the row was found.
+    statements = [p for ps in parts if len(ps) > 1 for p in ps]
+    if not statements:
+        return None
+    asked = stems(question)
+    scored = sorted(((len(asked & stems(p)), p) for p in statements), key=lambda sp: -sp[0])
+    if scored[0][0] < 2 or (len(scored) > 1 and scored[1][0] == scored[0][0]):
+        return None
+    return scored[0][1]
 
 
 def is_row(sentence: str) -> bool:

@@ -38,7 +38,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from chronorag.answer.called import asks_called, called_span
-from chronorag.answer.cells import is_row, row_cell, time_cell
+from chronorag.answer.cells import cell_sentence, is_row, row_cell, time_cell
 from chronorag.answer.choose import (
     LEAST,
     MOST,
@@ -245,7 +245,7 @@ def short_answer(question: str, sentence: str, *, now: datetime | None = None) -
         span = (listed_items(question, sentence) or series_after(question, sentence)
                 or zh_listed(question, sentence)
                 or (slot(question, sentence) if is_mostly_cjk(sentence) else None))
-    return (span or sentence).strip()
+    return (span or cell_sentence(question, sentence) or sentence).strip()
 
 
 def span_of(want: Want, question: str, sentence: str, *, now: datetime | None) -> str | None:
