@@ -9,7 +9,9 @@ the cell answers what it asks. A Chinese question names what it asks for after �
 什么 ("举了哪些例子"), and the header that shares one of its characters answers ("Mozilla
 帐户用户示例"). Asked how long or when, the answer is the cell under the one header of
 time ("Expiration: one year", "保留期限: 90 天"), whatever the question calls it ("how
-long did the cookie last").
+long did the cookie last"). A cell of several statements (the lawful bases of a privacy
+notice) is read as its sentences when no cell answers: the one that says what is asked
+(``cell_sentence``).
 """
 
 from __future__ import annotations

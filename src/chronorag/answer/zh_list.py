@@ -41,6 +41,7 @@ _INTRODUCERS = frozenset({"包括", "包含", "例如", "比如", "诸如", "如
 _NOT_OPENING = frozenset({"x", "uj", "ul", "uz", "ug", "ud", "uv", "p", "c", "d"})
 # What may follow the last item's first word inside it: nouns and noun-like words.
 _NOUNISH = ("n", "eng", "vn", "an", "j", "l", "i")
+# The end of the text before a list that introduces it ("…法律担保或保证，如").
 _INTRODUCED = re.compile(r"(?:包括|包含|例如|比如|诸如|如)[：:，,]?\s*$")
 # How far after a list the question's words are looked for.
 _AFTER = 16
