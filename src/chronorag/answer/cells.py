@@ -20,6 +20,7 @@ import re
 
 from chronorag.answer.choose import stems
 from chronorag.answer.names import WHICH_NAMED
+from chronorag.ingest.sentences import split_sentences
 from chronorag.lang import HAN, STATEMENT_STOP_WORDS, ZH_STOP_WORDS
 from chronorag.retrieve.tokenize import is_mostly_cjk
 
@@ -151,10 +152,6 @@ def time_cell(sentence: str) -> str | None:
     return fitting[0] if len(fitting) == 1 and fitting[0] else None
 
 
-# The sentences of a cell: up to a stop ("。", or ". " before a capital or a Han character).
-_CELL_SENTENCE = re.compile(rf"[^。！？]+?(?:[。！？]+|[.!?](?=\s+[A-Z{HAN}])|$)")
-
-
 def cell_sentence(question: str, sentence: str) -> str | None:
     """The sentence of a cell that answers ``question`` when ``sentence`` is a table row
     one of whose cells holds several: the one sharing the most of the question's words,
@@ -168,8 +165,7 @@ def cell_sentence(question: str, sentence: str) -> str | None:
     # Across scripts the words shared are only names ("GitHub", "Cookie"), no reading.
     if cells is None or is_mostly_cjk(question) != is_mostly_cjk(sentence):
         return None
-    parts = [[m.group(0).strip() for m in _CELL_SENTENCE.finditer(value) if m.group(0).strip()]
-             for _, value in cells]
+    parts = [[value[start:end] for start, end in split_sentences(value)] for _, value in cells]
     # The statements are read, not the cells that name the row's thing: the question
     # restates those, which is how the row was found.
     statements = [p for ps in parts if len(ps) > 1 for p in ps]
