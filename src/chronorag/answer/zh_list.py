@@ -34,15 +34,17 @@ _QUOTED_RUN = re.compile(rf"{_QUOTED}(?:、{_QUOTED})*(?:(?:、|以及|或者|�
 # adverb, a conjunction, a locative (…的情况下), a numeral or an interjection.
 _BEFORE_FIRST = frozenset({"x", "uj", "ul", "uz", "ug", "ud", "uv", "p", "r", "d", "c", "f",
                            "y", "e", "m", "zg"})
+# Words that say a list gives examples of what was just named ("保证，如…").
+_SUCH_AS = ("包括", "包含", "例如", "比如", "诸如", "如")
 # Words that introduce a list, not part of its first item ("包括板球、…").
-_INTRODUCERS = frozenset({"包括", "包含", "例如", "比如", "诸如", "如", "即", "是", "为", "有"})
+_INTRODUCERS = frozenset({*_SUCH_AS, "即", "是", "为", "有"})
 # What cannot open the last item: punctuation, 的, a preposition, a conjunction, an adverb
 # (a pronoun can: "其他个人信息").
 _NOT_OPENING = frozenset({"x", "uj", "ul", "uz", "ug", "ud", "uv", "p", "c", "d"})
 # What may follow the last item's first word inside it: nouns and noun-like words.
 _NOUNISH = ("n", "eng", "vn", "an", "j", "l", "i")
 # The end of the text before a list that introduces it ("…法律担保或保证，如").
-_INTRODUCED = re.compile(r"(?:包括|包含|例如|比如|诸如|如)[：:，,]?\s*$")
+_INTRODUCED = re.compile(rf"(?:{'|'.join(_SUCH_AS)})[：:，,]?\s*$")
 # How far after a list the question's words are looked for.
 _AFTER = 16
 
