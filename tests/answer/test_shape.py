@@ -67,7 +67,8 @@ QUESTIONS = st.sampled_from([
     "How long does the a_b cookie last?", "具体包括哪些？", "What does it include?",
     "How soon is it suspended?", "Below what age?", "How old must I be?",
     "How many phone number masks?", "多快？", "列在哪几节？", "What lawful basis applies?",
-    "Which services does it name?", "What kinds of data?", ""])
+    "Which services does it name?", "What kinds of data?", "Which item number covers it?",
+    "第几项？", ""])
 PIECES = st.sampled_from(["10", "-", "–", "14", " days", " business", "$", "5", " to ", "%",
                           "天", "个工作日", "万", "枚", "金牌", "Dr.", " Maria", " Keller", " and ",
                           "2024年", "1月1日", "February 1, 2024", ", ", "。", "at least ", "\n",
@@ -85,7 +86,8 @@ PIECES = st.sampled_from(["10", "-", "–", "14", " days", " business", "$", "5"
                           "without undue delay", "Consent where ", "Legitimate interest in ",
                           " such as ", " including ", " like ",
                           "under ", "the age of ", " years of age", " or older", "unlimited ",
-                          " number of ", "no ", " masks", "不限数量的", "立即", "岁"])
+                          " number of ", "no ", " masks", "不限数量的", "立即", "岁",
+                          "(1) ", "(4 ) ", "（2）", "(b)", "(iv) ", "provider(s)"])
 
 
 @settings(deadline=None, max_examples=200)

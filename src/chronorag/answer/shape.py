@@ -50,6 +50,7 @@ from chronorag.answer.choose import (
     stems,
 )
 from chronorag.answer.examples import listed_items, series_after
+from chronorag.answer.items import asks_item, numbered_item
 from chronorag.answer.names import WHICH_NAMED, names
 from chronorag.answer.zh_list import zh_listed
 from chronorag.answer.zh_quantity import (
@@ -216,7 +217,7 @@ def wanted(question: str) -> Want:
                                            and not _HOW_MANY.search(question)):
         return Want.DURATION
     if (_HOW_MANY.search(question) or _HOW_MEASURE.search(question)
-            or _WHAT_NUMBER.search(question)
+            or _WHAT_NUMBER.search(question) or asks_item(question)
             or _ZH_QUANTITY.search(question) or re.search("多[长高大远重宽深]", question)):
         return Want.NUMBER
     if _DATE_QUESTION.search(question):
@@ -281,6 +282,8 @@ def _number(question: str, sentence: str) -> str | None:
     if phone:
         # Else "how many phone number masks" counts masks.
         return phone.group(0)
+    if asks_item(question):
+        return numbered_item(question, sentence)
     label = _number_label(question)
     if label is not None:
         # The number written after its label ("Version 1.2"): "what version number" asks
