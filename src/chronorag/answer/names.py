@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from chronorag.answer.other_item import asks_other
 from chronorag.lang import OVERLAP_STOP_WORDS
 
 # "Which company / court / account ...": a kind of thing answered by its proper name. The
@@ -31,6 +32,7 @@ CAPITALIZED = re.compile(rf"{_WORD}(?:\s+(?:(?:{_PARTICLE})\s+)?{_WORD})*")
 # right after is the rest of a name in another language ("Académie française").
 _TITLED = re.compile(rf"{_WORD}(?:(?<![a-z]{{2}}\.)\s+(?:(?:of(?:\s+the)?|for|{_PARTICLE})\s+)?"
                      rf"{_WORD})*(?:\s+[a-zß-ÿ]*[ß-ÿ][a-zß-ÿ]*\b)*")
+_AND = re.compile(r"\s+(?:and|&)\s+")
 # Those a party is named with in legal text: "GitHub and its affiliates".
 _KIN_WORDS = (r"(?:affiliates|subsidiaries|licensors|suppliers|partners|agents|officers|"
               r"employees|successors)")
@@ -87,10 +89,29 @@ def names(question: str, sentence: str) -> str | None:
             joined.append(run)
         else:
             return None
-    end = joined[-1].end()
+    start, end = joined[0].start(), joined[-1].end()
+    if not asks_other(question):
+        start, end = _conjoined(sentence, start, end, asked)
     # "Mozilla and its affiliates": a party named with those it stands for is one party.
     kin = _KIN.match(sentence, end)
-    return _bare(sentence[joined[0].start():kin.end() if kin else end])
+    return _bare(sentence[start:kin.end() if kin else end])
+
+
+def _conjoined(sentence: str, start: int, end: int, asked: set[str]) -> tuple[int, int]:
+    """``[start, end)`` widened over a name the question says joined to it by "and":
+    "You give Mozilla and Mullvad all rights", asked who Mozilla's terms give the rights
+    to, names both; the question names Mozilla as the terms' owner, not as no answer. A
+    name set apart by a comma is its apposition ("our Data Protection Officer, Dr. Maria
+    Keller") and stays out."""
+    for found in _TITLED.finditer(sentence):
+        words = [_owner(w.strip(".,'’")) for w in found.group(0).split()]
+        if not all(w in asked for w in words) or all(w in NOT_NAMES for w in words):
+            continue
+        if found.end() <= start and _AND.fullmatch(sentence[found.end():start]):
+            start = found.start()
+        elif found.start() >= end and _AND.fullmatch(sentence[end:found.start()]):
+            end = found.end()
+    return start, end
 
 
 def _abbreviates(run: str, name: str, between: str) -> bool:
