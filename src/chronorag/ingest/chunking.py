@@ -26,7 +26,7 @@ from chronorag.timex import sentence_mentions
 # any of them would come out differently for the same text (chunking rules, the sentence
 # splitter, the time parser's ingest rules): stored documents then count as changed and
 # the next ingest or ``chronorag reindex`` rebuilds them.
-CHUNKER_VERSION = "8"
+CHUNKER_VERSION = "9"
 
 __all__ = ["chunk_document", "text_size"]
 

@@ -137,6 +137,7 @@ _WIDE_SPACES = dict.fromkeys(map(ord, "\x85\xa0\u1680\u2000\u2001\u2002\u2003\u2
 # A full-width stop ends a sentence whatever follows it (it is never a decimal point), but
 # sentencex keeps "…总裁。2016年，…" together when a digit or Latin letter follows.
 _AFTER_FULL_WIDTH_END = re.compile(r"(?:(?<=[。！？][”’」』）])|(?<=[。！？]))(?=[0-9A-Za-z])")
+_OPENING_LABEL = re.compile(r"\s*[(（]\s*(?:\d{1,3}|[A-Za-z]|[ivxlcIVXLC]{1,6})\s*[)）]\s+")
 _FALLBACK = re.compile(r".+?(?:[.!?]+(?=\s|$)|[。！？]+|$)", re.S)
 
 
@@ -148,8 +149,13 @@ def _segments(block: str) -> list[str]:
     of its sentence splitter.
     """
     module = _sentencex()
+    # sentencex ends no sentence of a block that opens with an enumerator ("(d) Firefox
+    # Notes lets you take notes. A Mozilla account is required …" stays one): the block is
+    # segmented without it, and the enumerator opens its first sentence.
+    label = _OPENING_LABEL.match(block)
+    at = label.end() if label else 0
     try:
-        pieces = [piece for segment in module.segment(_language(block), block)
+        pieces = [piece for segment in module.segment(_language(block), block[at:])
                   for piece in _AFTER_FULL_WIDTH_END.split(segment) if piece]
     except (KeyboardInterrupt, SystemExit, GeneratorExit):
         raise
@@ -157,7 +163,9 @@ def _segments(block: str) -> list[str]:
         log.warning("sentencex failed on a block of %d characters (%s: %s); split it by "
                     "punctuation instead", len(block), type(exc).__name__,
                     str(exc).splitlines()[0] if str(exc) else "")
-        pieces = [m.group(0) for m in _FALLBACK.finditer(block) if m.group(0)]
+        pieces = [m.group(0) for m in _FALLBACK.finditer(block[at:]) if m.group(0)]
+    if at:
+        pieces = [block[:at] + pieces[0], *pieces[1:]] if pieces else [block[:at]]
     return _rejoin(pieces)
 
 
