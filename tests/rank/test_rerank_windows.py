@@ -228,8 +228,23 @@ def test_what_is_asked_orders_passages_and_never_lowers_a_level() -> None:
                               (ask, restates): -1.0, (ask, answers): 6.0})
     ranked = model.rerank(query(question), hits([restates, answers]))
     assert [h.chunk.text for h in ranked] == [answers, restates]
-    assert ranked[0].scores["rerank"] == pytest.approx(4.0)  # (2 + 6) / 2
+    assert ranked[0].scores["rerank"] == pytest.approx(14.0 / 3)  # (2 + 2 × 6) / 3
     assert ranked[1].scores["rerank"] == pytest.approx(3.0)  # the whole question's
+
+
+def test_the_ask_outweighs_the_case_a_question_states() -> None:
+    # The whole question, mostly its case, reads the restating window 3 and the answering
+    # one 0; the ask reads the answer 5: counted twice, (0 + 2 × 5) / 3 > 3 (an even mean,
+    # 2.5, would leave the restatement first).
+    premise = "I use the mobile app. The terms say content in it may have other terms. "
+    ask = "Whose additional terms may apply?"
+    restates, answers = "Content in the app is governed by these terms.", "App stores' terms."
+    model = WindowReranker(top_n=4)
+    model.model = ByQuestion({(premise + ask, restates): 3.0,  # type: ignore[assignment]
+                              (premise + ask, answers): 0.0,
+                              (ask, restates): 1.0, (ask, answers): 5.0})
+    ranked = model.rerank(query(premise + ask), hits([restates, answers]))
+    assert [h.chunk.text for h in ranked] == [answers, restates]
 
 
 def readings(logits: dict[str, float]) -> Judgements:
