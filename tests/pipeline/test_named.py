@@ -259,3 +259,22 @@ def test_any_question_and_title_are_read_without_error(question: str, title: str
     asked = concepts(question)
     assert isinstance(says_title(asked, title), bool)
     assert isinstance(says_title(asked, title, spare=1), bool)
+
+
+FOCUS_ASKED = "按照 Firefox Focus 和 Klar 的使用条款，Mozilla 承担的赔偿责任最多是多少？"
+FOCUS_TITLES = {"tou-zh": "Firefox 使用条款", "focus-en": "Firefox Focus and Klar Terms of Use"}
+FOCUS_POOL = [hit("tou-zh", "Mozilla 在本协议下的赔偿责任以 500 美元为限。")]
+FOCUS = hit("focus-en", "Any liability for Mozilla under this agreement is limited to $500.")
+
+
+def test_a_title_of_its_own_script_spelling_fewer_of_the_names_keeps_nothing_back() -> None:
+    # "Firefox 使用条款" is said but for one word, and spells "Firefox" alone; the title
+    # said whole in the other script spells "Focus" and "Klar" too: it names the document.
+    got = titled_elsewhere(query(FOCUS_ASKED), FOCUS_POOL, titles=Titles.of(FOCUS_TITLES),
+                           deeper=Deeper([*FOCUS_POOL, FOCUS]), depth=1000, limit=10)
+    assert [h.chunk.id for h in got] == ["focus-en", "tou-zh"]
+    # Asked by the Firefox terms alone, the question's own title keeps the pool.
+    asked = "按照 Firefox 使用条款，Mozilla 承担的赔偿责任最多是多少？"
+    assert titled_elsewhere(query(asked), FOCUS_POOL, titles=Titles.of(FOCUS_TITLES),
+                            deeper=Deeper([*FOCUS_POOL, FOCUS]), depth=1000,
+                            limit=10) == FOCUS_POOL

@@ -107,13 +107,16 @@ def titled_elsewhere(query: Query, hits: Sequence[Hit], *, titles: Titles,
     # 服务条款" says "GitHub Terms of Service" and a page titled only "Terms of Service".
     spelling = {i for i in named if latin_names(other[i]) & spelled}
     named = spelling or named
+    said = [latin_names(other[i]) & spelled for i in named]
     if not named or any(says_title(asked, t, spare=1) and not _names_other(spelled, t)
+                        and not _less_named(t, spelled, said)
                         for t in own.values()) or any(
             h.chunk.doc_id in named and is_mostly_cjk(h.chunk.text) == cjk for h in hits):
         # The question names a document of its own script: by a title in that script,
         # even with one word said otherwise ("the Firefox privacy statement" of the
-        # "Firefox Privacy Notice", beside "Firefox 隐私声明"), or in the other, as
-        # Chinese pages titled in English are.
+        # "Firefox Privacy Notice", beside "Firefox 隐私声明") unless it spells fewer of
+        # the question's names than the title said in the other script (``_less_named``),
+        # or in the other, as Chinese pages titled in English are.
         return list(hits)
     named = {i for i in versions(named) if i in other}
     first = [h for h in hits if h.chunk.doc_id in named]
@@ -136,6 +139,15 @@ def _generic(title: str, spelled: frozenset[str]) -> bool:
     titles of a store; "违反服务条款的内容" in a question about GitHub's privacy statement
     names no page so titled)."""
     return bool(spelled) and not latin_names(title) & spelled and len(_concepts(title)) < 3
+
+
+def _less_named(title: str, spelled: frozenset[str], said: Sequence[frozenset[str]]) -> bool:
+    """Whether a title of the question's script spells fewer of its names than a title
+    of the other script it says whole: "Firefox Focus 和 Klar 的使用条款" says "Firefox
+    使用条款" but for "Focus" and "Klar", which "Firefox Focus and Klar Terms of Use"
+    spells; that title names the document, the look-alike does not."""
+    names = latin_names(title) & spelled
+    return any(names < other for other in said)
 
 
 def _names_other(spelled: frozenset[str], title: str) -> bool:
