@@ -15,11 +15,11 @@ from chronorag.answer.choose import stems
 
 __all__ = ["asks_item", "numbered_item"]
 
+# Only a number asked for: "which item of data" and 哪一项 ("which one") ask for the
+# thing, "from what point" asks when, 几点 the hour.
 _ASKS_ITEM = re.compile(
     r"\b(?:which|what)\s+(?:(?:item|bullet|sub-?item)\s+(?:number|no\.?|#)|numbered\s+"
     r"(?:item|bullet|sub-?item)(?:\s+(?:number|no\.?|#))?)(?![\w-])|第几项", re.IGNORECASE)
-# Only a number asked for: "which item of data" and 哪一项 ("which one") ask for the
-# thing, "from what point" asks when, 几点 the hour.
 # An item's label in line: "(1)", "(4 )", "(b)", "(iv)", "（2）"; never a word's own
 # brackets ("provider(s)") nor a bracketed word ("(including …)").
 _LABEL = re.compile(r"(?<![\w)）])[(（]\s*(\d{1,3}|[a-z]|[ivx]{1,5})\s*[)）]", re.IGNORECASE)
