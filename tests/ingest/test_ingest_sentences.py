@@ -50,7 +50,7 @@ def test_markdown_layout_still_breaks_sentences() -> None:
 _PIECES = st.sampled_from([
     "U.S.", "EU-U.", "S.", "e.g.", "Mx.", "LLC.", "approx.", "“你好！”", "他说。", "第3.2条",
     "1.5亿", "v2.1.0", " ", "\n", "\n\n", "# ", "| ", "Dr.", "Wang", "the", "。", ".", "3",
-    "a.m.", "Jan.", "\u3000", "”", "\t"])
+    "a.m.", "Jan.", "\u3000", "”", "\t", "(d) ", "(iv) ", "（2）", "(12)"])
 ABBREVIATED_TEXT = st.lists(_PIECES, max_size=40).map("".join)
 
 

@@ -7,6 +7,7 @@ Deterministic string rules, no model: runs of capitalised words (with "of" insid
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from chronorag.answer.other_item import asks_other
 from chronorag.lang import OVERLAP_STOP_WORDS
@@ -56,9 +57,13 @@ def names(question: str, sentence: str) -> str | None:
     is the Data Protection Officer", names Dr. Maria Keller."""
     asked = {_owner(w) for w in re.findall(r"[\w'’]+", question)}
     runs: list[re.Match[str]] = []
+    # The names the question says, which may stand joined to the answer (``_conjoined``).
+    said: list[re.Match[str]] = []
     for found in _TITLED.finditer(sentence):
         words = [_owner(w.strip(".,'’")) for w in found.group(0).split()]
         if all(w in asked or w in NOT_NAMES for w in words):
+            if all(w in asked for w in words) and not all(w in NOT_NAMES for w in words):
+                said.append(found)
             continue
         # One capitalised word opening the sentence is as likely a common word; a run
         # whose initials the question says ("Virtual Private Network", asked "VPN")
@@ -91,22 +96,20 @@ def names(question: str, sentence: str) -> str | None:
             return None
     start, end = joined[0].start(), joined[-1].end()
     if not asks_other(question):
-        start, end = _conjoined(sentence, start, end, asked)
+        start, end = _conjoined(sentence, start, end, said)
     # "Mozilla and its affiliates": a party named with those it stands for is one party.
     kin = _KIN.match(sentence, end)
     return _bare(sentence[start:kin.end() if kin else end])
 
 
-def _conjoined(sentence: str, start: int, end: int, asked: set[str]) -> tuple[int, int]:
-    """``[start, end)`` widened over a name the question says joined to it by "and":
-    "You give Mozilla and Mullvad all rights", asked who Mozilla's terms give the rights
-    to, names both; the question names Mozilla as the terms' owner, not as no answer. A
-    name set apart by a comma is its apposition ("our Data Protection Officer, Dr. Maria
-    Keller") and stays out."""
-    for found in _TITLED.finditer(sentence):
-        words = [_owner(w.strip(".,'’")) for w in found.group(0).split()]
-        if not all(w in asked for w in words) or all(w in NOT_NAMES for w in words):
-            continue
+def _conjoined(sentence: str, start: int, end: int,
+               said: Sequence[re.Match[str]]) -> tuple[int, int]:
+    """``[start, end)`` widened over a name the question says (``said``, in order) joined to
+    it by "and": "You give Mozilla and Mullvad all rights", asked who Mozilla's terms give
+    the rights to, names both; the question names Mozilla as the terms' owner, not as no
+    answer. A name set apart by a comma is its apposition ("our Data Protection Officer,
+    Dr. Maria Keller") and stays out."""
+    for found in said:
         if found.end() <= start and _AND.fullmatch(sentence[found.end():start]):
             start = found.start()
         elif found.start() >= end and _AND.fullmatch(sentence[end:found.start()]):

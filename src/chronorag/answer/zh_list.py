@@ -29,7 +29,7 @@ _JOIN = re.compile(r"以及|或者|及|和|或|与")
 # Items in quotation marks ("如“适销性”、“不侵权”"): the marks bound each item, no word
 # needs telling apart.
 _QUOTED = r"[“「『][^“”「」『』、，,。；;]{1,40}[”」』]"
-_QUOTED_RUN = re.compile(rf"{_QUOTED}(?:、{_QUOTED})*(?:(?:、|以及|或者|及|和|或|与){_QUOTED})")
+_QUOTED_RUN = re.compile(rf"{_QUOTED}(?:、{_QUOTED})*(?:(?:、|{_JOIN.pattern}){_QUOTED})")
 # Where the first item starts: after punctuation, 的 / 地 / 得, a preposition, a pronoun, an
 # adverb, a conjunction, a locative (…的情况下), a numeral or an interjection.
 _BEFORE_FIRST = frozenset({"x", "uj", "ul", "uz", "ug", "ud", "uv", "p", "r", "d", "c", "f",
