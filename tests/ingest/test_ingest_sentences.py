@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chronorag.ingest.sentences import ends_inside_sentence, split_sentences
+from chronorag.ingest.sentences import asked_sentence, ends_inside_sentence, split_sentences
 
 DATA = Path(__file__).parent / "data"
 
@@ -63,3 +63,25 @@ def test_every_non_space_character_is_in_exactly_one_span(text: str) -> None:
     assert all(text[a:b] == text[a:b].strip() for a, b in spans)
     covered = "".join(text[a:b] for a, b in spans)
     assert "".join(covered.split()) == "".join(text.split())
+
+
+@pytest.mark.parametrize(("question", "ask"), [
+    ("I bought Pocket Premium through Google Play. Will Pocket refund me?",
+     "Will Pocket refund me?"),
+    ("Firefox 会把 DNS 请求交给解析器服务。这样做能额外防护哪些问题？",
+     "这样做能额外防护哪些问题？"),
+    ("In 1994 the Rams moved to St. Louis. Where did they play? Thanks.", "Where did they play?"),
+    ("Do U.S. users get a refund?", None),
+    ("Who published it? (Answer: Pyotr Pletnyov)", None),
+    ("Tell me about refunds. I bought it in May.", None),
+    ("", None),
+])
+def test_the_asking_sentence_is_the_last_question_after_a_premise(question: str,
+                                                                  ask: str | None) -> None:
+    assert asked_sentence(question) == ask
+
+
+@given(st.text(max_size=120))
+def test_the_asking_sentence_is_a_question_mark_sentence_of_the_text(text: str) -> None:
+    ask = asked_sentence(text)
+    assert ask is None or (ask in text and ask.endswith(("?", "？")))

@@ -23,7 +23,7 @@ from chronorag.model import (
     Sentence,
     Understanding,
 )
-from chronorag.rank.rerank_windows import SentenceTerms, WindowReranker, asked_sentence
+from chronorag.rank.rerank_windows import SentenceTerms, WindowReranker
 
 
 class Judgements:
@@ -182,28 +182,6 @@ def test_no_sentence_shares_more_than_the_question_says(question: str,
     terms = SentenceTerms.of(question, [sentenced("d", sentences)])
     most = terms.shared(question)
     assert all(0.0 <= terms.shared(s) <= most + 1e-9 for s in sentences)
-
-
-@pytest.mark.parametrize(("question", "ask"), [
-    ("I bought Pocket Premium through Google Play. Will Pocket refund me?",
-     "Will Pocket refund me?"),
-    ("Firefox 会把 DNS 请求交给解析器服务。这样做能额外防护哪些问题？",
-     "这样做能额外防护哪些问题？"),
-    ("In 1994 the Rams moved to St. Louis. Where did they play? Thanks.", "Where did they play?"),
-    ("Do U.S. users get a refund?", None),
-    ("Who published it? (Answer: Pyotr Pletnyov)", None),
-    ("Tell me about refunds. I bought it in May.", None),
-    ("", None),
-])
-def test_the_asking_sentence_is_the_last_question_after_a_premise(question: str,
-                                                                  ask: str | None) -> None:
-    assert asked_sentence(question) == ask
-
-
-@given(st.text(max_size=120))
-def test_the_asking_sentence_is_a_question_mark_sentence_of_the_text(text: str) -> None:
-    ask = asked_sentence(text)
-    assert ask is None or (ask in text and ask.endswith(("?", "？")))
 
 
 class ByQuestion(Judgements):

@@ -225,3 +225,20 @@ def _rejoin(pieces: list[str]) -> list[str]:
         else:
             joined.append(piece)
     return joined
+
+
+def asked_sentence(question: str) -> str | None:
+    """The sentence of ``question`` that asks, when sentences stating the asker's case come
+    before it: "I bought Pocket Premium through Google Play. Will Pocket refund me?" asks
+    the second. The last sentence ending with a question mark; None when the question has
+    no such sentence or nothing before it.
+
+    The whole question is mostly its premise, and the model finds most relevant the
+    passage that restates the premise ("…the terms said my data could be processed on
+    servers in other countries. How did they say I had agreed to that transfer?" is
+    answered by "By giving us information, you consent to this kind of transfer", not by
+    the sentence about servers abroad)."""
+    sentences = [question[start:end].strip() for start, end in split_sentences(question)]
+    sentences = [s for s in sentences if s]
+    asking = [i for i, s in enumerate(sentences) if s.endswith(("?", "？"))]
+    return sentences[asking[-1]] if asking and asking[-1] > 0 else None

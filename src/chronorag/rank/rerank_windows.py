@@ -46,7 +46,7 @@ from functools import lru_cache
 import numpy as np
 
 from chronorag.flags import Flag
-from chronorag.ingest.sentences import split_sentences
+from chronorag.ingest.sentences import asked_sentence
 from chronorag.lang import states
 from chronorag.model import Chunk, Hit, Intent, Query, Sentence
 from chronorag.rank.base import rarity
@@ -280,23 +280,6 @@ class WindowReranker:
         else:
             ranked = sorted(range(len(sentences)), key=lambda p: overlap[p], reverse=True)
         return sorted(ranked[: self.per_chunk])
-
-
-def asked_sentence(question: str) -> str | None:
-    """The sentence of ``question`` that asks, when sentences stating the asker's case come
-    before it: "I bought Pocket Premium through Google Play. Will Pocket refund me?" asks
-    the second. The last sentence ending with a question mark; None when the question has
-    no such sentence or nothing before it.
-
-    The whole question is mostly its premise, and the model finds most relevant the
-    passage that restates the premise ("…the terms said my data could be processed on
-    servers in other countries. How did they say I had agreed to that transfer?" is
-    answered by "By giving us information, you consent to this kind of transfer", not by
-    the sentence about servers abroad)."""
-    sentences = [question[start:end].strip() for start, end in split_sentences(question)]
-    sentences = [s for s in sentences if s]
-    asking = [i for i, s in enumerate(sentences) if s.endswith(("?", "？"))]
-    return sentences[asking[-1]] if asking and asking[-1] > 0 else None
 
 
 @dataclass(frozen=True)
