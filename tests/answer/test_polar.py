@@ -9,7 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from chronorag.answer.decide import decide
-from chronorag.answer.polar import deciding, negated, replies
+from chronorag.answer.polar import asks_yes_no, deciding, deciding_clause, negated, replies
+from chronorag.answer.shape import Want, short_answer, wanted
 from chronorag.model import Evidence
 
 from .test_decide import ev
@@ -136,3 +137,96 @@ def test_a_contrast_after_the_grant_does_not_decide() -> None:
 ])
 def test_a_reply_says_yes_or_no_by_itself(sentence: str, says: bool) -> None:
     assert replies(sentence) is says
+
+
+@pytest.mark.parametrize("question", [
+    "I bought the annual plan last week. Can I get my money back?",
+    "Under the terms in force in 2021, did the company sell my data?",
+    "In March 2024, if I turned off telemetry, would the app still send crash reports?",
+    "When I email support about it, should I mention my order number?",
+    "我上个月取消了订阅，这样算不算放弃了退款？",
+    "The shop changed its terms. Do I have to accept them?",
+])
+def test_a_question_that_states_its_case_first_asks_yes_or_no(question: str) -> None:
+    assert asks_yes_no(question)
+    assert wanted(question) is Want.YES_NO
+
+
+@pytest.mark.parametrize("question", [
+    "I bought the annual plan. Is there a limit on how many devices I can use?",
+    "Under the terms in force then, was it a temporary outage, or could it go away for good?",
+    "Under the terms in force then, does the company sell which data?",
+    "Metro Line 2, as built in 1980, had a stopping point situated where?",
+    "The service, as described, has this place as its headquarters?",
+    "In 2021, when did the company start selling data?",
+    "客服会在什么情况下问我要不要发送额外信息？",
+    "What does the policy say?",
+    "",
+])
+def test_a_question_asking_for_something_else_is_no_yes_no(question: str) -> None:
+    assert not asks_yes_no(question)
+
+
+@given(st.text(max_size=200))
+def test_asks_yes_no_reads_any_text(text: str) -> None:
+    assert isinstance(asks_yes_no(text), bool)
+
+
+SUMMARY = ("Otherwise, your page is sent to our server for processing and returned to your "
+           "device; we do not store the page or the resulting summary.")
+CONSENT = ("You have the right to access your data and withdraw your consent to its use "
+           "(although an employee cannot withdraw consent to the data needed to run their "
+           "employment).")
+
+
+@pytest.mark.parametrize(("question", "sentence", "clause"), [
+    ("My phone sends the page to your server. Do you keep the page or the summary?",
+     SUMMARY, "we do not store the page or the resulting summary."),
+    ("I was hired last year. Can I withdraw consent to the data needed for my employment?",
+     CONSENT, "although an employee cannot withdraw consent to the data needed to run their "
+     "employment"),
+    ("我取消了订阅，当月的费用会退还吗？", "您可以随时取消订阅；我们不会退还当月的费用。",
+     "我们不会退还当月的费用。"),
+])
+def test_the_clause_that_says_no_answers(question: str, sentence: str, clause: str) -> None:
+    assert deciding_clause(question, sentence) == clause
+    assert short_answer(question, sentence) == clause
+
+
+@pytest.mark.parametrize(("question", "sentence"), [
+    # The affirmative clause says the modal asked: it states what is asked.
+    ("Can I cancel my plan at any time?",
+     "You can cancel your plan at any time; we do not refund the current month."),
+    # Every clause says no, or none does.
+    ("Do you sell my data?", "We do not sell your data; we never rent it."),
+    ("Do you keep my data?", "We keep your data for a year; then we delete it."),
+    # The negated clause says too little of the question.
+    ("Do you keep the page I summarize?",
+     "Your page is sent to our server and returned to you; nothing else is not done."),
+    ("Do you keep the page?", "A sentence with no clause at all is not split."),
+])
+def test_no_clause_is_chosen(question: str, sentence: str) -> None:
+    assert deciding_clause(question, sentence) is None
+
+
+@given(st.text(max_size=120), st.text(max_size=200))
+def test_the_deciding_clause_is_a_part_of_the_sentence(question: str, sentence: str) -> None:
+    clause = deciding_clause(question, sentence)
+    assert clause is None or (clause and clause in sentence)
+
+
+WARNS = "We will make a reasonable attempt to warn you via email prior to suspension."
+TOKENS = "You may not share API tokens to get more API access."
+
+
+def test_a_question_that_states_its_case_keeps_the_sentence_read_by_its_ask() -> None:
+    # The words a question shares with a sentence are mostly its case's; the reranker read
+    # the sentence that asks apart, so its choice stands.
+    items = [ev("api", WARNS, semantic=0.99, chunk_id="api#0"),
+             ev("api", TOKENS, semantic=0.98, chunk_id="api#1")]
+    stated = "Our script was flagged for API access. Will you warn us before suspending it?"
+    assert decide(stated, items, as_of=AS_OF).answer == WARNS
+    # Asked outright, the negation sharing as many of its words is looked for (and here it
+    # is the wrong sentence: the price of the rule for questions asked outright).
+    outright = "Will you warn us before suspending our API access?"
+    assert decide(outright, items, as_of=AS_OF).answer == TOKENS

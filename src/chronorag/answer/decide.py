@@ -54,7 +54,7 @@ from chronorag.answer.asks_date import asked_field, names_document
 from chronorag.answer.check import check_short, says_something
 from chronorag.answer.differ import states_differ
 from chronorag.answer.nearby import SPAN_WANTS, answer_near, gives_asked_span, gives_span
-from chronorag.answer.polar import deciding
+from chronorag.answer.polar import deciding, opens_yes_no
 from chronorag.answer.shape import Want, wanted
 from chronorag.answer.when import AnswerTime
 from chronorag.conditions import label
@@ -248,7 +248,7 @@ def _stating(question: str, band: Sequence[Evidence], as_of: datetime, *,
         first = next((e for e in deciders if says_something(want, _sentence(e))), first)
         band = [first]
     if want is Want.YES_NO:
-        return deciding(question, first, band)
+        return deciding(question, first, band) if opens_yes_no(question) else first
     if want not in SPAN_WANTS or _gives(question, first, as_of):
         return first
     dated = asked_field(question) is not None or names_document(question)

@@ -20,6 +20,15 @@ contrast ("But", 但: it qualifies the sentence before, which decided).
 
 An affirmative that decides cannot be told by its words from one that only describes, so
 only a negation moves the answer.
+
+A question asks yes or no when it opens with an auxiliary or ends with a Chinese particle
+(``opens_yes_no``), or when it states its case or its time first and then asks so ("Under
+the terms in force then, did GitHub …?", "I was hired. Can I …?", 这样算不算…?:
+``asks_yes_no``). The search for a negation above runs only for a question asked
+outright: the words a question that states its case shares with a sentence are mostly its
+case's, and the reranker read the sentence that asks apart (``rank.rerank_windows``).
+Within the sentence that answers, a clause that says no where the rest does not is the
+answer (``deciding_clause``).
 """
 
 from __future__ import annotations
@@ -29,7 +38,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from chronorag.answer.choose import content_words
-from chronorag.ingest.sentences import split_sentences
+from chronorag.ingest.sentences import asked_sentence, split_sentences
+from chronorag.lang import HAN
 from chronorag.model import Evidence
 
 MIN_SHARED = 2
@@ -75,6 +85,57 @@ def replies(sentence: str) -> bool:
     return _REPLY.match(sentence) is not None or negated(sentence)
 
 
+_AUX = (r"(?:is|are|was|were|am|do|does|did|can|could|may|might|will|would|shall|should|"
+        r"must)")
+# A question asked outright opens with an auxiliary ("Can I …?", "Has it …?") or ends its last
+# clause with a Chinese particle or a paired form (…吗？, 是否…, 有没有…).
+_OPENS_YES_NO = re.compile(
+    rf"^\s*(?:{_AUX}|has|have|had)\b|(?:吗|(?<![什怎那这多要])么|是否|能否|可否|是不是|有没有|能不能|"
+    r"可不可以|会不会)[^，,]*[？?]?\s*$", re.IGNORECASE)
+# A Chinese wh-word before 有没有 / 是否 in the clause that asks makes it a wh-question
+# ("我的哪些信息有没有被泄露？" asks which); one ending in 吗 asks yes or no whatever it
+# holds ("会收集我访问了哪些网站的数据吗？").
+_ZH_WH_FIRST = re.compile(r"(?:哪些|哪几|哪[个种类家位项]|什么|谁)[^吗]*"
+                          r"(?:有没有|是否|是不是|会不会|能不能)[^吗]*[？?]?\s*$")
+
+
+def opens_yes_no(question: str) -> bool:
+    """Whether ``question`` asks yes or no from its first word ("Can I cancel…?") or with
+    its Chinese particle (…吗？), not after a case or a time it states first."""
+    return _OPENS_YES_NO.search(question) is not None \
+        and not _ZH_WH_FIRST.search(re.split("[，,]", question)[-1])
+
+
+# The clause that asks opens with an auxiliary, after the case or the time it is asked in:
+# "Under the terms in force then, did GitHub use …?", "If I turn on the VPN, does it …?".
+# Not "has": after a comma it is as often the verb of a statement asked as a question
+# ("Metro Line 2, as built, had a stop that was situated where?").
+_AUX_CLAUSE = re.compile(rf"(?:^|[,，]\s*){_AUX}\s+(?!not\b)\w", re.IGNORECASE)
+# A wh-word asks for something other than yes or no ("…, does it sell which data?", "Is
+# there a limit on how many …?"); "when"/"where" before a subject opens a clause of the
+# case ("When I contact GitHub, should I …?"), before an auxiliary or at the end it asks.
+_WH = re.compile(rf"\b(?:what|which|who|whom|whose|why|how)\b|\b(?:when|where)\s+{_AUX}\b"
+                 r"|\b(?:when|where)\W*$", re.IGNORECASE)
+# "Could it be an outage, or could it go away for good?" asks which of two.
+_ALTERNATIVE = re.compile(r"[,，]\s*or\b", re.IGNORECASE)
+# Chinese asks yes or no with a verb and its negation: 算不算, 要不要, 用不用.
+_A_NOT_A = re.compile(rf"([{HAN}])不\1")
+_ZH_WH = re.compile("什么|哪|谁|怎么|怎样|如何|多少|几")
+
+
+def asks_yes_no(question: str) -> bool:
+    """Whether ``question`` asks yes or no where its case comes first: its asking sentence
+    (``asked_sentence``) opens a clause with an auxiliary and says no wh-word and no
+    second choice, or its last clause asks with a Chinese verb and its negation (这样算不算
+    接受了条款？) and no wh-word."""
+    asking = asked_sentence(question) or question
+    clause = _AUX_CLAUSE.search(asking)
+    if clause and not _WH.search(asking) and not _ALTERNATIVE.search(asking):
+        return True
+    last = re.split("[，,]", question)[-1]
+    return _A_NOT_A.search(last) is not None and not _ZH_WH.search(last)
+
+
 def deciding(question: str, first: Evidence, band: Sequence[Evidence]) -> Evidence:
     """``first``, or the band passage of its document whose negated sentence decides the
     yes/no ``question`` (see the module docstring), with that sentence as its own."""
@@ -95,6 +156,33 @@ def deciding(question: str, first: Evidence, band: Sequence[Evidence]) -> Eviden
             if shared >= enough and negated(sentence) and (best is None or shared > best[0]):
                 best = (shared, item, sentence)
     return first if best is None else replace(best[1], sentence=best[2])
+
+
+# A clause of one sentence: what a semicolon separates, and a parenthesis of a few words.
+_PARENTHESIS = re.compile(r"[(（]([^()（）]{20,})[)）]")
+_SEMICOLON = re.compile(r";\s+|；")
+
+
+def deciding_clause(question: str, sentence: str) -> str | None:
+    """The clause of ``sentence`` that says no to the yes/no ``question`` when the rest of
+    it does not: "…your page content will be sent to a Mozilla server for processing and
+    returned to your device; Mozilla does not store this content or resulting summaries."
+    answers "Does Mozilla keep the page content?" with its second clause, "you have the
+    right to … withdraw your consent (although an employee cannot withdraw consent to …)"
+    answers "Can I withdraw my consent…?" with the parenthesis. The negated clause sharing
+    most of the question's content words, at least ``MIN_SHARED``; None when no clause or
+    every clause says no, or when an affirmative clause says the question's modal (it
+    states what is asked: "You can cancel at any time; we do not refund the month")."""
+    inner = [m.group(1).strip() for m in _PARENTHESIS.finditer(sentence)]
+    outer = [c.strip() for c in _SEMICOLON.split(_PARENTHESIS.sub(" ", sentence))]
+    clauses = [c for c in (*outer, *inner) if c]
+    said_no = [c for c in clauses if negated(c)]
+    said_yes = [c for c in clauses if not negated(c)]
+    if not said_no or not said_yes or any(_says_modal(question, c) for c in said_yes):
+        return None
+    asked = content_words(question)
+    shared, clause = max((len(asked & content_words(c)), c) for c in said_no)
+    return clause if shared >= MIN_SHARED else None
 
 
 def _says_modal(question: str, sentence: str) -> bool:

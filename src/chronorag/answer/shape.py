@@ -52,6 +52,7 @@ from chronorag.answer.choose import (
 from chronorag.answer.examples import listed_items, series_after
 from chronorag.answer.items import asks_item, numbered_item
 from chronorag.answer.names import WHICH_NAMED, names
+from chronorag.answer.polar import asks_yes_no, deciding_clause, opens_yes_no
 from chronorag.answer.zh_list import zh_listed
 from chronorag.answer.zh_quantity import (
     ZH_NUMBER,
@@ -197,21 +198,10 @@ _WHO_QUESTION = re.compile(r"(?:^|[,;:]\s*)(?:who|whom|whose)\b|\bby\s+whom\b",
 # the party asked for.
 ZH_NAMED = re.compile(r"谁|哪一?家|哪一?[个位](?:公司|企业|机构|组织|服务商|供应商|提供商|"
                       r"厂商|平台|银行|国家|城市|法院|州)")
-_YES_NO = re.compile(
-    r"^\s*(?:is|are|was|were|am|do|does|did|can|could|may|might|will|would|shall|should|"
-    r"has|have|had|must)\b|(?:吗|(?<![什怎那这多要])么|是否|能否|可否|是不是|有没有|能不能|可不可以|会不会)"
-    r"[^，,]*[？?]?\s*$", re.IGNORECASE)
 _ZH_QUANTITY = re.compile(r"(?:多少|几)([^\s，。？?、]{0,4})")
-# A Chinese wh-word before 有没有 / 是否 in the clause that asks makes it a wh-question
-# ("我的哪些信息有没有被泄露？" asks which); one ending in 吗 asks yes or no whatever it
-# holds ("会收集我访问了哪些网站的数据吗？").
-_ZH_WH_FIRST = re.compile(r"(?:哪些|哪几|哪[个种类家位项]|什么|谁)[^吗]*"
-                          r"(?:有没有|是否|是不是|会不会|能不能)[^吗]*[？?]?\s*$")
-
-
 def wanted(question: str) -> Want:
     """The kind of span ``question`` asks for (see the module docstring)."""
-    if _YES_NO.search(question) and not _ZH_WH_FIRST.search(re.split("[，,]", question)[-1]):
+    if opens_yes_no(question) or asks_yes_no(question):
         return Want.YES_NO
     if _TIME_QUESTION.search(question) or (_DURATION_QUESTION.search(question)
                                            and not _HOW_MANY.search(question)):
@@ -270,6 +260,8 @@ def span_of(want: Want, question: str, sentence: str, *, now: datetime | None) -
         # asking who or which kind looks for names.
         named = _WHO_QUESTION.search(question) or WHICH_NAMED.search(question)
         return called_span(question, sentence) or (names(question, sentence) if named else None)
+    if want is Want.YES_NO:
+        return deciding_clause(question, sentence)
     if want is Want.LINK:
         found = (_EMAIL.search(sentence) if _EMAIL_QUESTION.search(question) else None) \
             or _URL.search(sentence)
