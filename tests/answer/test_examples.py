@@ -44,6 +44,12 @@ def test_the_noun_a_question_asks_for(question: str, noun: str | None) -> None:
     # The closing catch-all is no example.
     ("Which of GitHub's own applications did it give as examples?", APPS,
      "our Desktop app, our Atom application"),
+    ("Which AI features does the notice give as examples?",
+     "Your data may be processed by AI to facilitate certain experiences, including AI "
+     "features such as chatbot features, summarization features, and the like.",
+     "chatbot features, summarization features"),
+    ("Which browsers does it name?", "It works with browsers like Firefox, Chrome and so on.",
+     "Firefox, Chrome"),
     # The list ends where the sentence goes on (", are powered").
     ("Which Firefox features run on small AI models on my device?", FEATURES,
      "automated translation for web pages and “alt-text” suggestions when you upload images "

@@ -40,9 +40,12 @@ _LIST = re.compile(
 # Items that open a clause are no list ("including, but not limited to, if we believe").
 _CLAUSE = re.compile(r"(?:to|that|this|it|if|when|where|whether|because|unless|we|you|"
                      r"they)\b", re.IGNORECASE)
-# A closing catch-all is no example: "…, or other application and account features".
-_CATCH_ALL = re.compile(r",?\s+(?:or|and)\s+(?:other|similar|more)\b.*$|,?\s+etc\.?$",
-                        re.IGNORECASE)
+# A closing catch-all is no example: "…, or other application and account features", "…,
+# and the like", "…, and so on".
+_CATCH_ALL = re.compile(r",?\s+(?:or|and)\s+(?:other|similar|more)\b.*$|,?\s+etc\.?$|"
+                        r",?\s+and\s+(?:the\s+like|so\s+(?:on|forth))\b.*$", re.IGNORECASE)
+# An introducer inside a list's items: "including AI features such as …".
+_INNER = re.compile(r"\s(?:such\s+as|e\.g\.,?)\s+", re.IGNORECASE)
 # Words before the introducer that may name what is listed.
 _BEFORE = 60
 # "which details of my transactions": what the asked things belong to names them too.
@@ -85,16 +88,29 @@ def asked_kind(question: str) -> set[str]:
 
 def listed_items(question: str, sentence: str) -> str | None:
     """The items ``sentence`` lists after "such as" / "including" / "like" / "e.g." where
-    the words just before name what the question asks for; None otherwise."""
-    kind, asked = asked_kind(question), stems(question)
+    the words just before name what the question asks for; None otherwise. A list inside
+    a list's items ("including AI features such as chatbot features, …") is read when the
+    outer one names no such kind: its kind is the words between the two introducers."""
+    kind = asked_kind(question)
     if not kind:
         return None
+    return _listed(kind, question, sentence, inner=False) \
+        or _listed(kind, question, sentence, inner=True)
+
+
+def _listed(kind: set[str], question: str, sentence: str, *, inner: bool) -> str | None:
+    asked = stems(question)
     best: tuple[int, float, str] | None = None
     for found in _LIST.finditer(sentence):
         items = _CATCH_ALL.sub("", found["items"].strip(" ,"))
+        before = sentence[max(0, found.start() - _BEFORE):found.start()]
+        nested = _INNER.search(items) if inner else None
+        if inner and nested is None:
+            continue
+        if nested is not None:
+            before, items = items[:nested.start()], items[nested.end():]
         if not items or _CLAUSE.match(items):
             continue
-        before = sentence[max(0, found.start() - _BEFORE):found.start()]
         # "third-party services like …": the last clause before the list names its kind.
         # Of two lists, the one whose kind shares more of the question's words answers
         # it, and on a tie the one whose kind is more nearly those words alone

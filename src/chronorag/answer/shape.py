@@ -199,6 +199,8 @@ _WHO_QUESTION = re.compile(r"(?:^|[,;:]\s*)(?:who|whom|whose)\b|\bby\s+whom\b",
 ZH_NAMED = re.compile(r"谁|哪一?家|哪一?[个位](?:公司|企业|机构|组织|服务商|供应商|提供商|"
                       r"厂商|平台|银行|国家|城市|法院|州)")
 _ZH_QUANTITY = re.compile(r"(?:多少|几)([^\s，。？?、]{0,4})")
+
+
 def wanted(question: str) -> Want:
     """The kind of span ``question`` asks for (see the module docstring)."""
     if opens_yes_no(question) or asks_yes_no(question):
