@@ -104,10 +104,10 @@ def _listed(kind: set[str], question: str, sentence: str, *, inner: bool) -> str
     for found in _LIST.finditer(sentence):
         items = _CATCH_ALL.sub("", found["items"].strip(" ,"))
         before = sentence[max(0, found.start() - _BEFORE):found.start()]
-        nested = _INNER.search(items) if inner else None
-        if inner and nested is None:
-            continue
-        if nested is not None:
+        if inner:
+            nested = _INNER.search(items)
+            if nested is None:
+                continue
             before, items = items[:nested.start()], items[nested.end():]
         if not items or _CLAUSE.match(items):
             continue
