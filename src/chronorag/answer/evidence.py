@@ -13,7 +13,7 @@ from datetime import datetime
 
 from chronorag.answer.headings import heading_spans, is_heading, is_run_in
 from chronorag.answer.named import named
-from chronorag.answer.other_item import other_item
+from chronorag.answer.other_item import aside_item, other_item
 from chronorag.flags import Flag
 from chronorag.ingest.formats import LAYOUT_KEY, section_path
 from chronorag.lang import HAN_RE, has_han
@@ -122,11 +122,20 @@ def best_sentence(question: str, chunk: Chunk, index: int | None = None, *,
         own = terms_of(text)
         return bool(own) and own <= terms
 
-    other = other_item(question, best, chunk.sentences, said=said, headings=headings)
+    other = other_item(question, best, chunk.sentences, said=said, headings=headings) \
+        or aside_item(question, best, candidates, line=lambda s: _line(s, chunk),
+                      headings=headings)
     if other is not None:
         return other
     chosen = _list_item(question, best, candidates, terms) or best.text
     return named(question, chosen, [s.text for s in candidates]) or chosen
+
+
+def _line(sentence: Sentence, chunk: Chunk) -> bool:
+    """Whether ``sentence`` stands on a line of its own in ``chunk``'s text."""
+    before = chunk.text[:sentence.start - chunk.start].rstrip(" \t")
+    after = chunk.text[sentence.end - chunk.start:].lstrip(" \t")
+    return (not before or before.endswith("\n")) and (not after or after.startswith("\n"))
 
 
 def _list_item(question: str, lead: Sentence, candidates: Sequence[Sentence],
