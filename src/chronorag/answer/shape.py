@@ -25,7 +25,8 @@ sentence that answers what the question wants (:func:`wanted`):
   "which email address" / 邮箱, when the sentence gives one;
 * the cell of a table row under the header "which X" / "who" asks for
   (``answer.cells``);
-* for a yes/no question the whole sentence: it is what decides it.
+* for a yes/no question the whole sentence, which decides it, or its one clause that says
+  no where the rest does not (``polar.deciding_clause``).
 
 When no span of the wanted kind can be chosen the answer is the whole sentence.
 """
@@ -34,20 +35,19 @@ from __future__ import annotations
 
 import enum
 import re
-from collections.abc import Sequence
 from datetime import datetime
 
 from chronorag.answer.called import asks_called, called_span
 from chronorag.answer.cells import cell_sentence, is_row, row_cell, time_cell
-from chronorag.answer.choose import (
-    LEAST,
-    MOST,
-    WORDED_DURATION,
-    ZH_WORDED_DURATION,
-    by_clause,
-    extreme,
-    nearest,
-    stems,
+from chronorag.answer.choose import nearest, stems
+from chronorag.answer.durations import (
+    AT_ONCE,
+    DURATION,
+    NUMBER_WORD,
+    QUALIFIER,
+    RANGE,
+    duration,
+    relative_wait,
 )
 from chronorag.answer.examples import listed_items, series_after
 from chronorag.answer.items import asks_item, numbered_item
@@ -55,8 +55,6 @@ from chronorag.answer.names import WHICH_NAMED, names
 from chronorag.answer.polar import asks_yes_no, deciding_clause, opens_yes_no
 from chronorag.answer.zh_list import zh_listed
 from chronorag.answer.zh_quantity import (
-    ZH_NUMBER,
-    ZH_TIME_UNITS,
     ZH_UNLIMITED,
     first_zh_measure,
     zh_number,
@@ -79,48 +77,24 @@ class Want(enum.StrEnum):
     SENTENCE = "sentence"
 
 
-_NUMBER_WORD = (r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
-                r"thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|"
-                r"thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|a\s+few|several)")
-_NUMBER = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?"
-_MONEY = rf"(?:(?:US|CA|A)?\$|€|£|¥|USD\s?|EUR\s?)?(?:{_NUMBER}|{_NUMBER_WORD})" \
-         r"(?:\s?(?:%|percent\b|per\s+cent\b|million\b|billion\b))?"
-_RANGE = rf"{_MONEY}(?:\s*(?:-|–|—|to|and|through|or)\s*{_MONEY})?"
-_QUALIFIER = (r"(?:(?:at\s+least|at\s+most|up\s+to|no\s+more\s+than|no\s+less\s+than|"
-              r"more\s+than|less\s+than|fewer\s+than|a\s+maximum\s+of|a\s+minimum\s+of|"
-              r"between|from)\s+)?")
-_TIME_UNIT = (r"(?:(?:business|working|calendar|consecutive)\s+)?"
-              r"(?:seconds?|minutes?|hours?|days?|nights?|weeks?|months?|years?)\b")
 _MEASURE_UNIT = (r"(?:metres?|meters?|kilometres?|kilometers?|km|cm|mm|miles?|feet|foot|ft|"
                  r"inches|kg|kilograms?|grams?|tonnes?|tons?|pounds?|lbs?|litres?|liters?|"
                  r"square\s+\w+|years?\s+old|years?\s+of\s+age|dollars?|euros?|cents?|"
                  r"(?:kilo|mega|giga|tera)?bytes?|[KMGT]i?B)\b")
 # A rate: "1.0% per month", "$5 a month".
 _PER = r"(?:\s+(?:per|an?)\s+(?:second|minute|hour|day|week|month|year|annum))"
-# "the last 12 months", "the first 30 days": which window of that length, part of the span.
-_WINDOW = r"(?:the\s+(?:first|last|past|preceding|previous|next|following)\s+)?"
-_DURATION = re.compile(rf"\b{_WINDOW}{_QUALIFIER}{_RANGE}[\s-]+{_TIME_UNIT}", re.IGNORECASE)
 # A bound said after the number: "13 years of age or older".
 _OR_MORE = (r"(?:\s+or\s+(?:more|older|greater|higher|above|over|less|fewer|younger|lower|"
             r"below|under))")
-_MEASURED = re.compile(rf"(?<![\w.]){_QUALIFIER}{_RANGE}(?:[\s-]*{_MEASURE_UNIT})?{_PER}?"
+_MEASURED = re.compile(rf"(?<![\w.]){QUALIFIER}{RANGE}(?:[\s-]*{_MEASURE_UNIT})?{_PER}?"
                        rf"{_OR_MORE}?",
                        re.IGNORECASE)
-# "Right away": a when and a how soon without a length ("effective immediately"), with
-# the notice it is given with, which is part of how soon ("immediately without notice").
-_AT_ONCE = re.compile(r"\b(?:(?:effective|takes?\s+effect|took\s+effect)\s+)?(?:immediately|"
-                      r"at\s+once|without\s+(?:undue\s+)?delay|right\s+away|instantly|promptly)\b"
-                      r"(?:,?\s+(?:and\s+)?with(?:out|\s+or\s+without)\s+(?:(?:prior|advance|"
-                      r"further)\s+)?notice\b)?|立即|立刻|马上|即刻",
-                      re.IGNORECASE)
-_SOON = re.compile(r"\bhow\s+(?:soon|quickly|fast|promptly)\b|多快|多久(?:会|就|才|能|可以)",
-                   re.IGNORECASE)
 # An age with its bound: "under the age of 13", "13 years of age or older", "age 16",
 # "13 or older".
 _AGE_QUESTION = re.compile(r"\bhow\s+old\b|\bages?\b", re.IGNORECASE)
 _AGE = re.compile(
     rf"(?<![\w.])(?:(?:under|over|below|above|at\s+least|younger\s+than|older\s+than)\s+)?"
-    rf"(?:the\s+age\s+of\s+(?:\d+|{_NUMBER_WORD})|(?:\d+|{_NUMBER_WORD})\s+years?\s+"
+    rf"(?:the\s+age\s+of\s+(?:\d+|{NUMBER_WORD})|(?:\d+|{NUMBER_WORD})\s+years?\s+"
     rf"(?:of\s+age|old)|ages?\s+\d+|\d+(?=\s+or\s+(?:older|younger|over)\b))"
     rf"(?:\s+or\s+(?:older|younger|over|under|above|below|more|less))?(?![\w])", re.IGNORECASE)
 # "An unlimited number of email masks": a count without a number.
@@ -246,10 +220,10 @@ def span_of(want: Want, question: str, sentence: str, *, now: datetime | None) -
     if want is Want.NUMBER:
         return _number(question, sentence)
     if want is Want.DURATION:
-        return _duration(question, sentence)
+        return duration(question, sentence)
     if want is Want.DATE and now is not None:
         # "When may my account be deleted?" — "after 2 months": a when without a date.
-        return _date(sentence, now=now) or _relative_wait(question, sentence)
+        return _date(sentence, now=now) or relative_wait(question, sentence)
     if want is Want.NAME:
         if not asks_called(question):
             # A table row's names are its cells, and a Chinese question names none of
@@ -304,14 +278,14 @@ def _number(question: str, sentence: str) -> str | None:
         return nearest(question, sentence, ages)
     unit = counted_noun(question)
     if unit:
-        counted = list(re.finditer(rf"\b(?:{_QUALIFIER}{_RANGE}[\s-]+|{_UNLIMITED})(?:[a-z]+\s+)"
+        counted = list(re.finditer(rf"\b(?:{QUALIFIER}{RANGE}[\s-]+|{_UNLIMITED})(?:[a-z]+\s+)"
                                    rf"{{0,2}}?{re.escape(unit)}s?\b", sentence, re.IGNORECASE))
         if counted:
             # "one phone number mask, an unlimited number of email masks": the count whose
             # own words are the question's.
             asked = stems(question)
             return max(counted, key=lambda m: len(asked & stems(m.group(0)))).group(0)
-        return _duration(question, sentence) if _DURATION.search(sentence) else None
+        return duration(question, sentence) if DURATION.search(sentence) else None
     return _first_measure(sentence)
 
 
@@ -320,7 +294,7 @@ def whole_without_number(answer: str) -> bool:
     "immediately", "effective immediately", "no phone number masks", "an unlimited
     number of email masks", 不限数量."""
     text = answer.strip().rstrip(".。")
-    return bool(_AT_ONCE.fullmatch(text) or re.match(rf"(?:{_UNLIMITED})\w", text, re.IGNORECASE)
+    return bool(AT_ONCE.fullmatch(text) or re.match(rf"(?:{_UNLIMITED})\w", text, re.IGNORECASE)
                 or re.fullmatch(ZH_UNLIMITED, text))
 
 
@@ -346,87 +320,6 @@ def counted_noun(question: str) -> str | None:
     match = _HOW_MANY.search(question)
     noun = (match.group(1) or match.group(2)).lower() if match else ""
     return noun.rstrip("s") if match and noun not in EN_STOP_WORDS else None
-
-
-def _duration(question: str, sentence: str) -> str | None:
-    # "How soon" is answered by "immediately" as by "within 30 days".
-    soon = list(_AT_ONCE.finditer(sentence)) if _SOON.search(question) else []
-    if re.search(f"[{HAN}]", question + sentence):
-        found = _length(question, sentence, list(re.finditer(
-            rf"{ZH_NUMBER}\s*(?:{ZH_TIME_UNITS})", sentence)), ZH_WORDED_DURATION, soon=soon)
-        if found:
-            return found
-    found = _length(question, sentence, list(_DURATION.finditer(sentence)), WORDED_DURATION,
-                    soon=soon)
-    return _unnegated(sentence, found) if found else found
-
-
-# "we do not retain personal data for more than 25 months": a bound under a negation is a
-# limit; its span without "more than" says it, with it the opposite.
-_OPEN_BOUND = re.compile(r"(?:more|longer|greater)\s+than\s+", re.IGNORECASE)
-_NEGATED = re.compile(r"\b(?:not|never|cannot)\b|n['’]t\b", re.IGNORECASE)
-
-
-def _unnegated(sentence: str, span: str) -> str:
-    bound = _OPEN_BOUND.match(span)
-    at = sentence.find(span)
-    if bound is None or at < 0:
-        return span
-    clause = re.split(r"[,;:.!?]", sentence[:at])[-1]
-    return span[bound.end():] if _NEGATED.search(clause) else span
-
-
-def _length(question: str, sentence: str, counted: list[re.Match[str]],
-            worded: re.Pattern[str], *, soon: Sequence[re.Match[str]] = ()) -> str | None:
-    """Of the counted lengths, those said in words and the ``soon`` ones ("immediately"),
-    the one the question asks for: only a counted length can be the longest or the
-    shortest."""
-    if MOST.search(question) or LEAST.search(question):
-        return extreme(question, sentence, counted or list(worded.finditer(sentence)))
-    found = sorted([*counted, *worded.finditer(sentence), *soon], key=lambda m: m.start())
-    if soon and len(found) > 1:
-        return by_clause(question, sentence, found)
-    return extreme(question, sentence, found)
-
-
-def _relative_wait(question: str, sentence: str) -> str | None:
-    """A duration that says when, counted from something ("after 2 months", "within 14
-    days", "30 days before", 30天内), not one that says how long something lasted; or
-    "immediately" ("effective immediately"), the one nearer the question's words when the
-    sentence says both."""
-    wait = _counted_wait(sentence)
-    soon = list(_AT_ONCE.finditer(sentence))
-    if not soon or wait is None:
-        return wait.group(0) if wait else (soon[0].group(0) if soon else None)
-    return by_clause(question, sentence, sorted([wait, *soon], key=lambda m: m.start()))
-
-
-def _counted_wait(sentence: str) -> re.Match[str] | None:
-    for found in _DURATION.finditer(sentence):
-        if re.match(r"\s+(?:of\s+age|old)\b", sentence[found.end():], re.IGNORECASE):
-            continue  # "13 years of age" is an age, not a wait
-        lead = re.search(r"\b(after|within|in|before|upon)\s+$",
-                         sentence[max(0, found.start() - 12):found.start()], re.IGNORECASE)
-        follows = re.match(r"\s+(?:after|before|later|from|of)\b", sentence[found.end():],
-                           re.IGNORECASE)
-        if lead and lead.group(1).lower() in ("after", "within"):
-            return _at(sentence, found.start() - len(lead.group(0)), found.end())
-        if lead or follows:
-            return found
-    zh = re.search(rf"{ZH_NUMBER}\s*(?:{ZH_TIME_UNITS})(?:之内|以内|以后|内|后)", sentence)
-    if zh:
-        return zh
-    # "within its defined window" says by when, as "within 14 days" does.
-    return next((m for m in WORDED_DURATION.finditer(sentence)
-                 if m.group(0).lower().startswith("within")), None)
-
-
-def _at(sentence: str, start: int, end: int) -> re.Match[str]:
-    """``sentence[start:end]`` as a match at its own place (``by_clause`` weighs a span by
-    the clause it stands in)."""
-    found = re.compile(re.escape(sentence[start:end])).match(sentence, start)
-    assert found is not None  # the text matches itself where it stands
-    return found
 
 
 def _first_measure(sentence: str) -> str | None:
