@@ -107,8 +107,10 @@ def best_sentence(question: str, chunk: Chunk, index: int | None = None, *,
     sentence. A lead-in ending with a colon gives way to the item of its list the
     question names (``_list_item``); an item the question names while asking for another
     ("Besides Google and Bing, which …?") to the one item of its list the question leaves
-    out (``other_item``); and any choice to the one sentence holding a key the question
-    spells out (``named``: the row of the cookie it names).
+    out (``other_item``); a line about what the question sets aside ("Apart from my
+    relationship to them, what …?") to the line of its list that answers (``aside_item``);
+    and any choice to the one sentence holding a key the question spells out (``named``:
+    the row of the cookie it names).
     """
     if not chunk.sentences:
         return chunk.text
