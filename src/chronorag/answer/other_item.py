@@ -91,18 +91,24 @@ def aside_item(question: str, best: Sentence, sentences: Sequence[Sentence], *,
     if aside is None or not line(best):
         return None
     said = _stems(aside)
-    if not said or not _about(said, best.text):
+    if not said or not _about(said, _stems(best.text)):
         return None
     rest = _stems(question) - said
-    scored = [(len(rest & _stems(s.text)), -abs(s.index - best.index), -s.index, s.text)
-              for s in sentences if s.index != best.index and s.index not in headings and line(s)
-              and not s.text.rstrip().endswith((":", "：")) and not _about(said, s.text)]
+    scored: list[tuple[int, int, int, str]] = []
+    for s in sentences:
+        if s.index == best.index or s.index in headings or not line(s) \
+                or s.text.rstrip().endswith((":", "：")):
+            continue
+        own = _stems(s.text)
+        if not _about(said, own):
+            scored.append((len(rest & own), -abs(s.index - best.index), -s.index, s.text))
     top = max(scored, default=None)
     return top[3] if top is not None and top[0] >= _REST else None
 
 
-def _about(said: set[str], text: str) -> bool:
-    return 2 * len(said & _stems(text)) >= len(said)
+def _about(said: set[str], own: set[str]) -> bool:
+    """Whether a text whose stems are ``own`` says at least half of ``said``."""
+    return 2 * len(said & own) >= len(said)
 
 
 def _stems(text: str) -> set[str]:
