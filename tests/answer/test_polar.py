@@ -9,7 +9,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from chronorag.answer.decide import decide
-from chronorag.answer.polar import asks_yes_no, deciding, deciding_clause, negated, replies
+from chronorag.answer.polar import (
+    asks_yes_no,
+    deciding,
+    deciding_after_case,
+    deciding_clause,
+    negated,
+    replies,
+)
 from chronorag.answer.shape import Want, short_answer, wanted
 from chronorag.model import Evidence
 
@@ -87,6 +94,12 @@ def test_what_counts_as_saying_no() -> None:
     # Words with 不 that do not negate the sentence, and "not" inside a word.
     assert not negated("保留不超过 30 天。") and not negated("不同的设备会同步。")
     assert not negated("Notices are sent by email.") and not negated("We keep a knot.")
+    # A pronoun that says no, in lower case or opening the sentence; a capital inside a
+    # sentence is a name.
+    assert negated("Nothing in these Terms is intended to affect those rights.")
+    assert negated("We share none of it.") and negated("No one else can read your notes.")
+    assert not negated("2023年7月12日，Nothing Phone (2)正式发布。")
+    assert not negated("Nobody") and not negated("Nonetheless, we keep it.")
 
 
 _TEXT = st.text(alphabet=st.characters(codec="utf-8"), max_size=120)
@@ -230,3 +243,56 @@ def test_a_question_that_states_its_case_keeps_the_sentence_read_by_its_ask() ->
     # is the wrong sentence: the price of the rule for questions asked outright).
     outright = "Will you warn us before suspending our API access?"
     assert decide(outright, items, as_of=AS_OF).answer == TOKENS
+
+
+RESELL_Q = "I have a paid VPN subscription. Am I allowed to resell access to it to other people?"
+GRANTS = "If you have a paid subscription, Mozilla gives you permission to use the VPN."
+PERSONAL = "This permission is only for your personal use."
+RESELL_NOT = "You may not transfer, sublicense, resell, or commercially exploit the service."
+
+
+def test_after_a_stated_case_a_negation_saying_a_word_of_the_ask_decides() -> None:
+    item = passage("vpn", GRANTS, f"{PERSONAL} {RESELL_NOT}")
+    assert deciding_after_case(RESELL_Q, item).sentence == RESELL_NOT
+    assert decide(RESELL_Q, [item], as_of=AS_OF).answer == RESELL_NOT
+
+
+def test_after_a_stated_case_a_negation_about_the_case_only_stays_out() -> None:
+    # "subscription" and "paid" are the case's words, and the best sentence says them.
+    item = passage("vpn", GRANTS, "A paid subscription is not refunded after 30 days.")
+    assert deciding_after_case(RESELL_Q, item) is item
+
+
+def test_after_a_stated_case_a_negation_farther_than_reach_stays_out() -> None:
+    item = passage("vpn", GRANTS, f"{PERSONAL} Billing is monthly. {RESELL_NOT}")
+    assert deciding_after_case(RESELL_Q, item) is item
+
+
+def test_after_a_stated_case_only_the_best_passage_is_read() -> None:
+    items = [ev("vpn", GRANTS, semantic=0.99, chunk_id="vpn#0"),
+             ev("vpn", RESELL_NOT, semantic=0.98, chunk_id="vpn#1")]
+    assert decide(RESELL_Q, items, as_of=AS_OF).answer == GRANTS
+
+
+def test_after_a_stated_case_a_best_sentence_saying_the_modal_stays() -> None:
+    question = "I signed up last week. Can I cancel the subscription at any time?"
+    best = "You can cancel your subscription in your account settings."
+    item = passage("vpn", best, "We cannot cancel it at any time by phone.")
+    assert deciding_after_case(question, item) is item
+
+
+def test_after_a_stated_case_a_pronoun_that_says_no_decides() -> None:
+    question = "I use Firefox Focus. Do its Terms of Use take away any rights I have under my laws?"
+    best = "You may have other rights under your own country's laws."
+    nothing = "Nothing in these Terms is intended to affect those rights, if they apply."
+    item = passage("focus", best, nothing)
+    assert decide(question, [item], as_of=AS_OF).answer == nothing
+
+
+@given(question=_TEXT, sentence=_TEXT, rest=st.lists(_TEXT, max_size=3))
+def test_the_sentence_after_a_case_is_a_sentence_of_the_first_passage(
+        question: str, sentence: str, rest: list[str]) -> None:
+    text = " ".join([sentence, *rest])
+    first = ev("doc", sentence, text=text, end=len(text))
+    chosen = deciding_after_case(question, first)
+    assert chosen is first or (chosen.sentence or "") in first.text

@@ -54,7 +54,7 @@ from chronorag.answer.asks_date import asked_field, names_document
 from chronorag.answer.check import check_short, says_something
 from chronorag.answer.differ import states_differ
 from chronorag.answer.nearby import SPAN_WANTS, answer_near, gives_asked_span, gives_span
-from chronorag.answer.polar import deciding, opens_yes_no
+from chronorag.answer.polar import deciding, deciding_after_case, opens_yes_no
 from chronorag.answer.shape import Want, wanted
 from chronorag.answer.when import AnswerTime
 from chronorag.conditions import label
@@ -237,7 +237,8 @@ def _stating(question: str, band: Sequence[Evidence], as_of: datetime, *,
     another period's. A document's date line ("Effective date: November 20, 2020") gives
     a date to any when-question; it stands in only for a question about a document's
     date or naming a document. For a yes/no question, the sentence that decides it
-    (``polar.deciding``). A question that asks for a statement (yes/no, a sentence) is not
+    (``polar.deciding``; ``polar.deciding_after_case`` when the question states its case
+    first). A question that asks for a statement (yes/no, a sentence) is not
     answered by a link or a label while a relevant decider states something
     (``check.says_something``)."""
     first = band[0]
@@ -248,7 +249,8 @@ def _stating(question: str, band: Sequence[Evidence], as_of: datetime, *,
         first = next((e for e in deciders if says_something(want, _sentence(e))), first)
         band = [first]
     if want is Want.YES_NO:
-        return deciding(question, first, band) if opens_yes_no(question) else first
+        return deciding(question, first, band) if opens_yes_no(question) \
+            else deciding_after_case(question, first)
     if want not in SPAN_WANTS or _gives(question, first, as_of):
         return first
     dated = asked_field(question) is not None or names_document(question)

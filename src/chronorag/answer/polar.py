@@ -26,7 +26,10 @@ A question asks yes or no when it opens with an auxiliary or ends with a Chinese
 the terms in force then, did GitHub …?", "I was hired. Can I …?", 这样算不算…?:
 ``asks_yes_no``). The search for a negation above runs only for a question asked
 outright: the words a question that states its case shares with a sentence are mostly its
-case's, and the reranker read the sentence that asks apart (``rank.rerank_windows``).
+case's, and the reranker read the sentence that asks apart (``rank.rerank_windows``). For
+such a question only the best sentence's own passage is read, the ``REACH`` sentences after
+it, and a negation there decides when it says a word of the asking sentence that the best
+one does not (``deciding_after_case``).
 Within the sentence that answers, a clause that says no where the rest does not is the
 answer (``deciding_clause``).
 """
@@ -66,11 +69,16 @@ NEGATION = re.compile(
     r"\b(?:not|never|cannot|no\s+longer|unable|neither|nor)\b|n[’']t\b"
     r"|无法|没有|并未|未能|从未|(?<![要])(?<!不得)不(?![同仅断论管久过超少低高足止]|得不)",
     re.IGNORECASE)
+# A pronoun that says no ("Nothing in these Terms is intended to affect those rights", "none
+# of your data is sold"): in lower case, or opening the sentence before its other words. A
+# capital inside a sentence is a name ("…，Nothing Phone (2)正式发布").
+NO_PRONOUN = re.compile(r"\b(?:nothing|nobody|none|no\s+one)\b|"
+                        r"^\W*(?:Nothing|Nobody|None|No\s+one)\s+\w")
 
 
 def negated(sentence: str) -> bool:
-    """Whether ``sentence`` says no outright (see ``NEGATION``)."""
-    return NEGATION.search(sentence) is not None
+    """Whether ``sentence`` says no outright (see ``NEGATION`` and ``NO_PRONOUN``)."""
+    return NEGATION.search(sentence) is not None or NO_PRONOUN.search(sentence) is not None
 
 
 # A reply that says yes or no by itself, however short: "Yes.", "No, never.", "可以。"
@@ -134,6 +142,32 @@ def asks_yes_no(question: str) -> bool:
         return True
     last = re.split("[，,]", question)[-1]
     return _A_NOT_A.search(last) is not None and not _ZH_WH.search(last)
+
+
+def deciding_after_case(question: str, first: Evidence) -> Evidence:
+    """``first``, or the sentence of its own passage at most ``REACH`` after its sentence
+    that says no to what a question that states its case asks: it says a word of the
+    asking sentence (``asked_sentence``) that the best sentence does not ("I have a paid
+    VPN subscription. Am I allowed to resell access to it?" over "If you have a paid
+    subscription, Mozilla gives you permission to use the VPN. … You may not transfer,
+    sublicense, resell, or commercially exploit the service."). The case's words are left
+    out: a negation they lead to is about something else."""
+    chosen = first.sentence or first.text
+    if negated(chosen) or _says_modal(question, chosen):
+        return first
+    asked = content_words(asked_sentence(question) or question)
+    said = content_words(chosen)
+    spans = split_sentences(first.text)
+    best: tuple[int, str] | None = None
+    for j in sorted(_near(chosen, first.text, spans)):
+        if j >= len(spans):
+            continue
+        sentence = first.text[spans[j][0]:spans[j][1]].strip()
+        shared = asked & content_words(sentence)
+        if negated(sentence) and not _CONTRAST.match(sentence) and shared - said \
+                and (best is None or len(shared) > best[0]):
+            best = (len(shared), sentence)
+    return first if best is None else replace(first, sentence=best[1])
 
 
 def deciding(question: str, first: Evidence, band: Sequence[Evidence]) -> Evidence:
