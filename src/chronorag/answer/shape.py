@@ -40,6 +40,7 @@ from datetime import datetime
 from chronorag.answer.called import asks_called, called_span
 from chronorag.answer.cells import cell_sentence, is_row, row_cell, time_cell
 from chronorag.answer.choose import nearest, stems
+from chronorag.answer.codes import named_code, number_code
 from chronorag.answer.durations import (
     AT_ONCE,
     DURATION,
@@ -207,9 +208,11 @@ def short_answer(question: str, sentence: str, *, now: datetime | None = None) -
         else time_cell(sentence) if want in (Want.DURATION, Want.DATE) else None
     span = cell or span_of(want, question, sentence, now=now)
     if span is None and want in (Want.NAME, Want.SENTENCE):
+        # "Which Commission Implementing Decision?": the code written after that name;
         # "Which services does it name?": the things listed after "such as" / "like";
         # "哪些信息": the things a sentence enumerates with 、.
-        span = (listed_items(question, sentence) or series_after(question, sentence)
+        span = (named_code(question, sentence)
+                or listed_items(question, sentence) or series_after(question, sentence)
                 or zh_listed(question, sentence)
                 or (slot(question, sentence) if is_mostly_cjk(sentence) else None))
     return (span or cell_sentence(question, sentence) or sentence).strip()
@@ -266,7 +269,9 @@ def _number(question: str, sentence: str) -> str | None:
                           rf"(?:\s*(?:—|–|-|to|through|and)\s*(?:{_LABEL}))?", sentence,
                           re.IGNORECASE)
         if found is None:
-            return None
+            # "Which clause number …?" over "… clause at 252.227-7013 (DOD contracts)": a
+            # legal citation; a jersey's number is no code of a sentence's years.
+            return number_code(question, sentence) if whole else None
         return found.group(0) if whole else found.group(1)
     zh = _ZH_QUANTITY.search(question)
     if zh and re.search(f"[{HAN}]", question):
