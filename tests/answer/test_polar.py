@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from chronorag.answer.decide import decide
 from chronorag.answer.polar import (
     asks_yes_no,
+    decides,
     deciding,
     deciding_after_case,
     deciding_clause,
@@ -296,3 +297,32 @@ def test_the_sentence_after_a_case_is_a_sentence_of_the_first_passage(
     first = ev("doc", sentence, text=text, end=len(text))
     chosen = deciding_after_case(question, first)
     assert chosen is first or (chosen.sentence or "") in first.text
+
+
+COUNTS_Q = "Mozilla 更新了条款，我照常在用 Firefox。按照当时的条款，这样算不算接受了更新后的条款？"
+UPDATES = "Mozilla 可能会每隔一段时间决定更新本条款。"
+POSTS = "我们将在线发布更新后的条款。"
+DEEMS = "我们会将您继续使用 Firefox 视为接受该等变更。"
+
+
+def test_a_sentence_that_deems_decides_whether_something_counts_as_it() -> None:
+    item = passage("tou", UPDATES, f"{POSTS}{DEEMS}", sep="")
+    assert decide(COUNTS_Q, [item], as_of=AS_OF).answer == DEEMS
+
+
+def test_a_sentence_that_deems_decides_only_what_counts_as_something() -> None:
+    # Asked whether Mozilla posts the terms, a deeming sentence is one more description.
+    question = "Mozilla 更新了条款。按照当时的条款，Mozilla 是否接受我的反馈？"
+    item = passage("tou", UPDATES, f"{POSTS}{DEEMS}", sep="")
+    assert deciding_after_case(question, item) is item
+
+
+@pytest.mark.parametrize(("question", "sentence", "says"), [
+    ("Does continued use count as acceptance?", "Continued use is deemed acceptance.", True),
+    ("Does continued use count as acceptance?", "We post the updated terms online.", False),
+    ("Does Mozilla post the terms?", "Continued use is deemed acceptance.", False),
+    ("Does Mozilla post the terms?", "We do not post them.", True),
+    ("这样算不算接受？", "我们会将您继续使用本服务视为接受该等变更。", True),
+])
+def test_what_decides(question: str, sentence: str, says: bool) -> None:
+    assert decides(question, sentence) is says

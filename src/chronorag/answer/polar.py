@@ -19,7 +19,11 @@ best sentence's own passage, a negation at most ``REACH`` sentences after it nee
 contrast ("But", 但: it qualifies the sentence before, which decided).
 
 An affirmative that decides cannot be told by its words from one that only describes, so
-only a negation moves the answer.
+only a negation moves the answer, with one exception: a question asking whether something
+counts as something ("这样算不算接受了更新后的条款？", "Does my continued use count as
+acceptance?") is decided by a sentence that deems it so ("我们会将您继续使用 Firefox 视为接受
+该等变更。", "… shall be deemed …"), which states the very characterisation asked
+(``decides``).
 
 A question asks yes or no when it opens with an auxiliary or ends with a Chinese particle
 (``opens_yes_no``), or when it states its case or its time first and then asks so ("Under
@@ -28,8 +32,8 @@ the terms in force then, did GitHub …?", "I was hired. Can I …?", 这样算�
 outright: the words a question that states its case shares with a sentence are mostly its
 case's, and the reranker read the sentence that asks apart (``rank.rerank_windows``). For
 such a question only the best sentence's own passage is read, the ``REACH`` sentences after
-it, and a negation there decides when it says a word of the asking sentence that the best
-one does not (``deciding_after_case``).
+it, and a sentence there that decides does so when it says a word of the asking sentence
+that the best one does not (``deciding_after_case``).
 Within the sentence that answers, a clause that says no where the rest does not is the
 answer (``deciding_clause``).
 """
@@ -57,6 +61,12 @@ REACH = 2
 _MODAL = re.compile(r"\b(?:can|could|will|would|may|might|must|should|shall)\b|可以|必须|"
                     r"(?<![可功性智才技体效本])能(?![力源量])|(?<![机社协学大都理约])会(?![员议话计谈])",
                     re.IGNORECASE)
+# "这样算不算接受了更新后的条款？" asks whether something counts as something; "我们会将您继续
+# 使用 Firefox 视为接受该等变更。" deems it so: it states what is asked, as a negation would.
+_ASKS_COUNTS = re.compile(r"算不算|是否算|算是|\bcount(?:s|ed)?\s+as\b|\b(?:considered|deemed|"
+                          r"treated\s+as|regarded\s+as)\b", re.IGNORECASE)
+_DEEMS = re.compile(r"视为|视作|当作|认定为|\b(?:deemed|considered|treated\s+as|regarded\s+as|"
+                    r"constitutes?)\b", re.IGNORECASE)
 # "但这并不赋予 Mozilla 对该内容的任何所有权。" after the grant it limits: a sentence opening
 # with a contrast qualifies the one before, which decided.
 _CONTRAST = re.compile(r"\s*(?:but|however|yet|although|though|still|nevertheless)\b|"
@@ -79,6 +89,13 @@ NO_PRONOUN = re.compile(r"\b(?:nothing|nobody|none|no\s+one)\b|"
 def negated(sentence: str) -> bool:
     """Whether ``sentence`` says no outright (see ``NEGATION`` and ``NO_PRONOUN``)."""
     return NEGATION.search(sentence) is not None or NO_PRONOUN.search(sentence) is not None
+
+
+def decides(question: str, sentence: str) -> bool:
+    """Whether ``sentence`` states what the yes/no ``question`` asks in so many words: it
+    says no, or it deems what the question asks whether something counts as."""
+    return negated(sentence) or (_ASKS_COUNTS.search(question) is not None
+                                 and _DEEMS.search(sentence) is not None)
 
 
 # A reply that says yes or no by itself, however short: "Yes.", "No, never.", "可以。"
@@ -146,14 +163,14 @@ def asks_yes_no(question: str) -> bool:
 
 def deciding_after_case(question: str, first: Evidence) -> Evidence:
     """``first``, or the sentence of its own passage at most ``REACH`` after its sentence
-    that says no to what a question that states its case asks: it says a word of the
-    asking sentence (``asked_sentence``) that the best sentence does not ("I have a paid
+    that decides what a question that states its case asks (``decides``): it says a word
+    of the asking sentence (``asked_sentence``) that the best sentence does not ("I have a paid
     VPN subscription. Am I allowed to resell access to it?" over "If you have a paid
     subscription, Mozilla gives you permission to use the VPN. … You may not transfer,
     sublicense, resell, or commercially exploit the service."). The case's words are left
     out: a negation they lead to is about something else."""
     chosen = first.sentence or first.text
-    if negated(chosen) or _says_modal(question, chosen):
+    if decides(question, chosen) or _says_modal(question, chosen):
         return first
     asked = content_words(asked_sentence(question) or question)
     said = content_words(chosen)
@@ -164,17 +181,17 @@ def deciding_after_case(question: str, first: Evidence) -> Evidence:
             continue
         sentence = first.text[spans[j][0]:spans[j][1]].strip()
         shared = asked & content_words(sentence)
-        if negated(sentence) and not _CONTRAST.match(sentence) and shared - said \
+        if decides(question, sentence) and not _CONTRAST.match(sentence) and shared - said \
                 and (best is None or len(shared) > best[0]):
             best = (len(shared), sentence)
     return first if best is None else replace(first, sentence=best[1])
 
 
 def deciding(question: str, first: Evidence, band: Sequence[Evidence]) -> Evidence:
-    """``first``, or the band passage of its document whose negated sentence decides the
+    """``first``, or the band passage of its document whose sentence decides the
     yes/no ``question`` (see the module docstring), with that sentence as its own."""
     chosen = first.sentence or first.text
-    if negated(chosen):
+    if decides(question, chosen):
         return first
     asked = content_words(question)
     need = max(len(asked & content_words(chosen)), MIN_SHARED)
@@ -187,7 +204,8 @@ def deciding(question: str, first: Evidence, band: Sequence[Evidence]) -> Eviden
             sentence = item.text[start:end].strip()
             shared = len(asked & content_words(sentence))
             enough = MIN_SHARED if j in near and not _CONTRAST.match(sentence) else need
-            if shared >= enough and negated(sentence) and (best is None or shared > best[0]):
+            if shared >= enough and decides(question, sentence) \
+                    and (best is None or shared > best[0]):
                 best = (shared, item, sentence)
     return first if best is None else replace(best[1], sentence=best[2])
 
