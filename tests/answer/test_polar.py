@@ -116,6 +116,9 @@ def test_the_deciding_sentence_is_always_a_sentence_of_the_documents_passages(
     chosen = deciding(question, first, [first, *others, foreign])
     assert chosen.doc_id == "doc"
     assert chosen is first or (chosen.sentence or "") in chosen.text
+    # After a stated case, only the first passage's own sentences are read.
+    after_case = deciding_after_case(question, first)
+    assert after_case is first or (after_case.sentence or "") in first.text
 
 
 PAY_Q = "我在 Mozilla 订阅了付费服务，Mozilla 会把我完整的付款信息都存下来吗？"
@@ -288,15 +291,6 @@ def test_after_a_stated_case_a_pronoun_that_says_no_decides() -> None:
     nothing = "Nothing in these Terms is intended to affect those rights, if they apply."
     item = passage("focus", best, nothing)
     assert decide(question, [item], as_of=AS_OF).answer == nothing
-
-
-@given(question=_TEXT, sentence=_TEXT, rest=st.lists(_TEXT, max_size=3))
-def test_the_sentence_after_a_case_is_a_sentence_of_the_first_passage(
-        question: str, sentence: str, rest: list[str]) -> None:
-    text = " ".join([sentence, *rest])
-    first = ev("doc", sentence, text=text, end=len(text))
-    chosen = deciding_after_case(question, first)
-    assert chosen is first or (chosen.sentence or "") in first.text
 
 
 COUNTS_Q = "Mozilla 更新了条款，我照常在用 Firefox。按照当时的条款，这样算不算接受了更新后的条款？"

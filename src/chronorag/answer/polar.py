@@ -177,8 +177,6 @@ def deciding_after_case(question: str, first: Evidence) -> Evidence:
     spans = split_sentences(first.text)
     best: tuple[int, str] | None = None
     for j in sorted(_near(chosen, first.text, spans)):
-        if j >= len(spans):
-            continue
         sentence = first.text[spans[j][0]:spans[j][1]].strip()
         shared = asked & content_words(sentence)
         if decides(question, sentence) and not _CONTRAST.match(sentence) and shared - said \
@@ -253,4 +251,4 @@ def _near(chosen: str, text: str, spans: Sequence[tuple[int, int]]) -> set[int]:
     if at < 0:
         return set()
     inside = [j for j, (s, e) in enumerate(spans) if s < at + len(chosen.strip()) and e > at]
-    return set(range(inside[-1] + 1, inside[-1] + 1 + REACH)) if inside else set()
+    return set(range(inside[-1] + 1, min(inside[-1] + 1 + REACH, len(spans)))) if inside else set()
