@@ -1,13 +1,14 @@
 """What a second reading of the window reranker costs, in one process.
 
     python benchmarks/policies/ask_cost.py DB QUESTIONS.jsonl [QUESTIONS.jsonl ...]
-        [--reading ask|answering]
+        [--reading ask|answering|other_script]
 
 Asks every question four times over the store ``run.py`` made, alternating one reading of
 the window reranker off and on, so both see the same machine load: ``ask`` (default), the
 asking sentence read apart (``rank.rerank_windows.asked_sentence``); ``answering``, the
 answering sentence chosen anew in the most relevant passages
-(``WindowReranker._answered``). Prints the p50 of ``Engine.ask`` each way, over all
+(``WindowReranker._answered``); ``other_script``, the Chinese passages gathered for a
+question in English (``pipeline.across``). Prints the p50 of ``Engine.ask`` each way, over all
 questions and over those with a case stated before the question, and their ratio.
 """
 
@@ -22,21 +23,29 @@ from pathlib import Path
 from chronorag.clock import parse_moment
 from chronorag.engine import Engine
 from chronorag.model import Asking, Hit, Query
+from chronorag.pipeline import search
 from chronorag.rank import rerank_windows
 from chronorag.rank.rerank_windows import WindowReranker
 
 ASKED = rerank_windows.asked_sentence
 ANSWERED = WindowReranker._answered
+GATHERED = search.other_script_passages
 
 
 def _unanswered(self: WindowReranker, query: Query, read: list[Hit]) -> list[Hit]:
     return read
 
 
+def _ungathered(query: Query, hits: list[Hit], **_: object) -> list[Hit]:
+    return list(hits)
+
+
 def switch(reading: str, *, on: bool) -> None:
-    """Turn ``reading`` of the window reranker on or off."""
+    """Turn ``reading`` of the search or the window reranker on or off."""
     if reading == "ask":
         rerank_windows.asked_sentence = ASKED if on else (lambda _text: None)
+    elif reading == "other_script":
+        search.other_script_passages = GATHERED if on else _ungathered
     else:
         WindowReranker._answered = ANSWERED if on else _unanswered
 
@@ -45,7 +54,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("db", type=Path)
     parser.add_argument("questions", type=Path, nargs="+")
-    parser.add_argument("--reading", choices=("ask", "answering"), default="ask")
+    parser.add_argument("--reading", choices=("ask", "answering", "other_script"),
+                        default="ask")
     args = parser.parse_args()
     questions = [json.loads(line) for path in args.questions
                  for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]

@@ -23,6 +23,7 @@ from chronorag.model import (
     Sentence,
     Understanding,
 )
+from chronorag.rank.multilingual import Judgement
 from chronorag.rank.rerank_windows import SentenceTerms, WindowReranker
 
 
@@ -319,3 +320,33 @@ def test_a_passage_stating_no_time_is_read_again_for_a_question_asking_one() -> 
     logits = {EMAILS[1]: 3.0, EMAILS[2]: -1.0, f"{EMAILS[1]} {EMAILS[2]}": 8.0}
     assert answering(logits, constraint=Constraint(Relation.IN, interval=YEAR)
                      ).best_sentence == 2
+
+
+class Judged:
+    """Stands in for the multilingual judge: a score per passage text, the passages it
+    was asked about recorded."""
+
+    def __init__(self, scores: dict[str, float]) -> None:
+        self.scores = scores
+        self.asked: list[str] = []
+
+    def judge(self, question: str, hits: Sequence[Hit]) -> list[Judgement | None]:
+        self.asked += [h.chunk.text for h in hits]
+        return [Judgement(score=self.scores[h.chunk.text], sentence=None) for h in hits]
+
+
+def test_a_passage_the_search_gathered_in_the_other_script_is_judged_wherever_it_is() -> None:
+    english = [f"passage {n}" for n in range(6)]
+    gathered, left = "社区成员可以编写主题和收藏。", "本政策自发布之日起施行。"
+    pool = hits([*english, gathered, left])
+    pool[6] = replace(pool[6], flags=(Flag.OTHER_SCRIPT,))
+    judge = Judged({gathered: 3.0, left: 1.0})
+    model = WindowReranker(top_n=2, judge=judge, judge_top=2)  # type: ignore[arg-type]
+    model.model = Judgements({}, default=0.0)  # type: ignore[assignment]
+    ranked = model.rerank(query("What can community members create?"), pool)
+    # Past the judge's depth, only the flagged passage is judged; the other waits unread.
+    assert judge.asked == [gathered]
+    flags = {h.chunk.text: h.flags for h in ranked}
+    assert Flag.NOT_RERANKED not in flags[gathered]
+    assert Flag.NOT_RERANKED in flags[left]
+    assert [h.chunk.text for h in ranked].index(gathered) < 2 + 1

@@ -30,7 +30,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from chronorag.flags import Flag
 from chronorag.lang import SET_ASIDE, has_han
@@ -73,11 +73,25 @@ class Titles:
 
     chinese: Mapping[str, str]
     other: Mapping[str, str]
+    _translated: dict[str, bool] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def of(cls, titles: Mapping[str, str]) -> Titles:
         chinese = {i: t for i, t in titles.items() if has_han(t)}
         return cls(chinese, {i: t for i, t in titles.items() if i not in chinese})
+
+    def translated(self, doc_id: str) -> bool:
+        """Whether the store holds this document in the other script too: a title in the
+        other script says its title or is said by it, read through the dictionary
+        ("Firefox 隐私声明" and "Firefox Privacy Notice"). Known once per document."""
+        if doc_id not in self._translated:
+            chinese = doc_id in self.chinese
+            title = (self.chinese if chinese else self.other).get(doc_id, "")
+            others = (self.other if chinese else self.chinese).values()
+            self._translated[doc_id] = bool(title) and any(
+                says_title(_concepts(title), t) or says_title(_concepts(t), title)
+                for t in others)
+        return self._translated[doc_id]
 
 
 def titled_elsewhere(query: Query, hits: Sequence[Hit], *, titles: Titles,

@@ -13,6 +13,7 @@ from chronorag.config import SearchConfig
 from chronorag.errors import ConfigError
 from chronorag.flags import Flag
 from chronorag.model import Document, Hit, Query
+from chronorag.pipeline.across import other_script_passages
 from chronorag.pipeline.named import Titles, spelled_elsewhere, titled_elsewhere
 from chronorag.rank.applies import apply_conditions
 from chronorag.rank.base import Reranker
@@ -352,6 +353,8 @@ def _candidates(query: Query, config: SearchConfig, components: Components,
 
     spelled = spelled_elsewhere(query, fused, depth=config.names_depth,
                                 limit=config.candidates, deeper=deeper)
+    spelled = other_script_passages(query, spelled, titles=components.titles(), deeper=deeper,
+                           depth=config.names_depth)
     return titled_elsewhere(query, spelled, titles=components.titles(), deeper=deeper,
                             depth=config.names_depth, limit=config.candidates,
                             versions=components.versions)

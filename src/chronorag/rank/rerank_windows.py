@@ -135,7 +135,12 @@ class WindowReranker:
                 (readable if i < self.top_n else tail).append(hit)
             else:
                 (foreign if i < judge_depth else tail).append(hit)
-        tail += hits[depth:]
+        # The passages in the other script the search gathered (``pipeline.across``) are
+        # judged wherever the pool order put them: the judge costs no model run.
+        gathered = [h for h in hits[depth:] if self.judge is not None
+                    and Flag.OTHER_SCRIPT in h.flags]
+        foreign += gathered
+        tail += [h for h in hits[depth:] if not any(h is g for g in gathered)]
         judged = self._answered(query, self._cross_encode(query, readable)) + \
             self._judge(query, foreign)
         judged.sort(key=lambda h: -h.scores["semantic"])
