@@ -26,6 +26,7 @@ from chronorag.model import Asking, Hit, Query
 from chronorag.pipeline import search
 from chronorag.rank import rerank_windows
 from chronorag.rank.rerank_windows import WindowReranker
+from chronorag.retrieve.tokenize import is_mostly_cjk
 
 ASKED = rerank_windows.asked_sentence
 ANSWERED = WindowReranker._answered
@@ -77,7 +78,11 @@ def main() -> int:
     stated = [i for i, q in enumerate(questions) if ASKED(q["question"]) is not None]
     print("| questions | n | p50 off (ms) | p50 on (ms) | on / off |")
     print("|---|---:|---:|---:|---:|")
-    for name, chosen in (("all", range(len(questions))), ("with a stated case", stated)):
+    english = [i for i, q in enumerate(questions) if not is_mostly_cjk(q["question"])]
+    for name, chosen in (("all", range(len(questions))), ("in English", english),
+                         ("with a stated case", stated)):
+        if not chosen:
+            continue
         without = statistics.median(t for i in chosen for t in seconds[False][i]) * 1000
         read = statistics.median(t for i in chosen for t in seconds[True][i]) * 1000
         print(f"| {name} | {len(chosen)} | {without:.0f} | {read:.0f} "
