@@ -52,9 +52,9 @@ class Flag(enum.StrEnum):
     # the question names by its title in words of its own ("可接受使用政策": "Acceptable
     # Use Policy"), read first and moved first (``pipeline.named``).
     TITLE_NAMED = "title_named"
-    # One of the few passages in the script the question is not written in that the dense
-    # retriever finds nearest to it: judged by the multilingual judge wherever the pool
-    # order puts it (``pipeline.across``).
+    # One of the two Chinese passages the dense retriever finds nearest to a question in
+    # English, of a document held in Chinese only: judged by the multilingual judge
+    # wherever the pool order puts it (``pipeline.across``).
     OTHER_SCRIPT = "other_script"
 
     # An evidence item that cannot decide (``answer.evidence``, ``answer.headings``).

@@ -47,13 +47,13 @@ from chronorag.retrieve.tokenize import is_mostly_cjk
 __all__ = ["OTHER_SCRIPT_LIMIT", "other_script_passages"]
 
 OTHER_SCRIPT_LIMIT = 2
-"""How many passages in the other script are gathered: a document's nearest two, as a
-sentence and the one before it often fall in two chunks."""
+"""How many Chinese passages are gathered: a document's nearest two, as a sentence and
+the one before it often fall in two chunks."""
 
 
 def other_script_passages(query: Query, hits: Sequence[Hit], *, titles: Titles,
-                 deeper: Callable[[int], Sequence[Hit]], depth: int,
-                 limit: int = OTHER_SCRIPT_LIMIT) -> list[Hit]:
+                          deeper: Callable[[int], Sequence[Hit]], depth: int,
+                          limit: int = OTHER_SCRIPT_LIMIT) -> list[Hit]:
     """``hits`` with the first ``limit`` Chinese passages of ``deeper(depth)`` (a dense
     list ``depth`` long) of documents the store holds in Chinese only
     (``Titles.translated``) flagged ``other_script``, those not among ``hits`` after
