@@ -353,8 +353,8 @@ def _candidates(query: Query, config: SearchConfig, components: Components,
 
     spelled = spelled_elsewhere(query, fused, depth=config.names_depth,
                                 limit=config.candidates, deeper=deeper)
-    spelled = other_script_passages(query, spelled, titles=components.titles(), deeper=deeper,
-                           depth=config.names_depth)
+    spelled = other_script_passages(query, spelled, titles=components.titles(),
+                                    deeper=deeper, depth=config.names_depth)
     return titled_elsewhere(query, spelled, titles=components.titles(), deeper=deeper,
                             depth=config.names_depth, limit=config.candidates,
                             versions=components.versions)
