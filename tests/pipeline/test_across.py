@@ -64,6 +64,17 @@ def test_the_nearest_passages_of_a_document_held_only_in_the_other_script_join()
                             depth=1000, limit=1))[2:] == ["amo-zh-1"]
 
 
+def test_a_near_passage_that_says_one_concept_of_the_question_or_none_is_left() -> None:
+    unrelated = hit("amo-zh-0", "amo-zh", "违反这些政策的，我们可能会暂停其帐户。")
+    got = other_script_passages(query("Am I allowed to keep a backup copy of the Pocket app?"),
+                                CANDIDATES, titles=TITLES, deeper=lambda depth: [unrelated],
+                                depth=1000)
+    assert got == CANDIDATES
+    got = other_script_passages(query(ASKED), CANDIDATES, titles=TITLES,
+                                deeper=lambda depth: [unrelated, DEEPER[3]], depth=1000)
+    assert ids(got)[2:] == ["amo-zh-1"]
+
+
 def test_a_gathered_passage_already_among_the_candidates_is_flagged_where_it_stands() -> None:
     candidates = [*CANDIDATES, DEEPER[3]]
     got = other_script_passages(query(ASKED), candidates, titles=TITLES, deeper=deeper, depth=1000)
