@@ -28,7 +28,7 @@ def _error(response: httpx.Response, status: int, code: str) -> dict[str, Any]:
 def test_without_a_live_key_every_v1_route_is_401(fast_served: Served,
                                                   header: str | None) -> None:
     headers = {} if header is None else {"Authorization": header}
-    with httpx.Client(base_url=fast_served.url, headers=headers) as client:
+    with httpx.Client(base_url=fast_served.url, headers=headers, timeout=120.0) as client:
         for method, path in [("GET", "/v1/whoami"), ("POST", "/v1/ask"),
                              ("GET", "/v1/time?expression=today"),
                              ("GET", "/v1/documents/refund-2025"), ("GET", "/v1/review")]:
@@ -114,7 +114,7 @@ def test_unknown_routes_and_methods_are_json(fast_served: Served) -> None:
 
 
 def test_health_docs_and_page_need_no_key(fast_served: Served) -> None:
-    with httpx.Client(base_url=fast_served.url) as client:
+    with httpx.Client(base_url=fast_served.url, timeout=120.0) as client:
         assert client.get("/healthz").json() == {"status": "ok"}
         assert "/v1/ask" in client.get("/openapi.json").json()["paths"]
         assert client.get("/docs").status_code == 200

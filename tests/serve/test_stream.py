@@ -158,7 +158,7 @@ def _json_error(response: httpx.Response, status: int, code: str) -> None:
 
 def test_refusals_before_the_stream_are_json_not_streams(fast_served: Served) -> None:
     with with_model(fast_served, Reply(ACCEPTED)) as (served, llm):
-        with httpx.Client(base_url=served.url) as anonymous:
+        with httpx.Client(base_url=served.url, timeout=120.0) as anonymous:
             _json_error(anonymous.post("/v1/ask/stream", json={"question": QUESTION}),
                         401, "unauthorized")
         with served.client(served.keys["revoked"]) as client:
